@@ -1,0 +1,29 @@
+package dev.colloquy.config;
+
+import com.typesafe.config.Config;
+
+/** Every setting of the engine, read once at start-up from the {@code colloquy} block. */
+public record ColloquySettings(
+    Environment env,
+    HttpSettings http,
+    StorageSettings storage,
+    LlmSettings llm,
+    SessionSettings session,
+    AdminSettings admin) {
+
+  /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
+  public static ColloquySettings create(Config config) {
+    SettingsReader reader = new SettingsReader(config);
+    return new ColloquySettings(
+        reader.oneOf("colloquy.env", Environment.class),
+        HttpSettings.create(reader),
+        StorageSettings.create(reader),
+        LlmSettings.create(reader),
+        SessionSettings.create(reader),
+        AdminSettings.create(reader));
+  }
+
+  public boolean production() {
+    return env == Environment.PRODUCTION;
+  }
+}

@@ -1,0 +1,29 @@
+package dev.colloquy.config;
+
+import java.time.Duration;
+
+/** How sessions and their turns behave over time. */
+public record SessionSettings(
+    Duration idleTimeout,
+    Duration passivationTimeout,
+    Duration disconnectGrace,
+    BusyPolicy busyPolicy,
+    int maxQueuedTurns,
+    int snapshotEvery,
+    int historyWindow,
+    int retrievalLimit,
+    Duration retrievalTimeout) {
+
+  static SessionSettings create(SettingsReader reader) {
+    return new SessionSettings(
+        reader.positiveDuration("colloquy.session.idle-timeout"),
+        reader.positiveDuration("colloquy.session.passivation-timeout"),
+        reader.positiveDuration("colloquy.session.disconnect-grace"),
+        reader.oneOf("colloquy.session.busy-policy", BusyPolicy.class),
+        reader.intInRange("colloquy.session.max-queued-turns", 1, 1000),
+        reader.intInRange("colloquy.session.snapshot-every", 1, 100_000),
+        reader.intInRange("colloquy.session.history-window", 0, 1000),
+        reader.intInRange("colloquy.session.retrieval-limit", 1, 100),
+        reader.positiveDuration("colloquy.session.retrieval-timeout"));
+  }
+}

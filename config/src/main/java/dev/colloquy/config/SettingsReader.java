@@ -1,0 +1,127 @@
+package dev.colloquy.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads typed values from HOCON and turns every failure into a {@link SettingsException} naming the
+ * key and its environment variable. The only class that touches raw config.
+ */
+final class SettingsReader {
+
+  /** HOCON key -> environment variable that overrides it (see reference.conf). */
+  private static final Map<String, String> ENV_VARS =
+      Map.ofEntries(
+          Map.entry("colloquy.env", "COLLOQUY_ENV"),
+          Map.entry("colloquy.http.host", "COLLOQUY_HTTP_HOST"),
+          Map.entry("colloquy.http.port", "COLLOQUY_HTTP_PORT"),
+          Map.entry("colloquy.storage.data-dir", "COLLOQUY_DATA_DIR"),
+          Map.entry("colloquy.storage.db.url", "COLLOQUY_DB_URL"),
+          Map.entry("colloquy.storage.db.user", "COLLOQUY_DB_USER"),
+          Map.entry("colloquy.storage.db.password", "COLLOQUY_DB_PASSWORD"),
+          Map.entry("colloquy.llm.base-url", "COLLOQUY_LLM_BASE_URL"),
+          Map.entry("colloquy.llm.api-key", "COLLOQUY_LLM_API_KEY"),
+          Map.entry("colloquy.llm.model", "COLLOQUY_LLM_MODEL"),
+          Map.entry("colloquy.session.idle-timeout", "COLLOQUY_IDLE_TIMEOUT"),
+          Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
+          Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
+          Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),
+          Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"));
+
+  private final Config config;
+
+  SettingsReader(Config config) {
+    this.config = config;
+  }
+
+  static String envVarOf(String key) {
+    return ENV_VARS.get(key);
+  }
+
+  String string(String key) {
+    return read(key, () -> config.getString(key));
+  }
+
+  Optional<String> optionalString(String key) {
+    if (!config.hasPath(key)) {
+      return Optional.empty();
+    }
+    String value = string(key).strip();
+    return value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+
+  List<String> stringList(String key) {
+    return read(key, () -> List.copyOf(config.getStringList(key)));
+  }
+
+  int intInRange(String key, int min, int max) {
+    int value = read(key, () -> config.getInt(key));
+    if (value < min || value > max) {
+      throw invalid(key, "must be between " + min + " and " + max + ", was " + value);
+    }
+    return value;
+  }
+
+  long bytes(String key, long min) {
+    long value = read(key, () -> config.getBytes(key));
+    if (value < min) {
+      throw invalid(key, "must be at least " + min + " bytes, was " + value);
+    }
+    return value;
+  }
+
+  double nonNegativeDouble(String key) {
+    double value = read(key, () -> config.getDouble(key));
+    if (value < 0) {
+      throw invalid(key, "must not be negative, was " + value);
+    }
+    return value;
+  }
+
+  Duration positiveDuration(String key) {
+    Duration value = read(key, () -> config.getDuration(key));
+    if (value.isNegative() || value.isZero()) {
+      throw invalid(key, "must be a positive duration such as 30s or 5m, was " + value);
+    }
+    return value;
+  }
+
+  <E extends Enum<E>> E oneOf(String key, Class<E> type) {
+    String value = string(key).strip();
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equalsIgnoreCase(value)) {
+        return constant;
+      }
+    }
+    throw invalid(
+        key,
+        "must be one of " + List.of(type.getEnumConstants()).toString().toLowerCase() + ", was '" + value + "'");
+  }
+
+  Config subtree(String key) {
+    return read(key, () -> config.getConfig(key));
+  }
+
+  SettingsException invalid(String key, String problem) {
+    return new SettingsException(key, envVarOf(key), problem);
+  }
+
+  private <T> T read(String key, java.util.function.Supplier<T> getter) {
+    try {
+      return getter.get();
+    } catch (ConfigException.Missing e) {
+      throw invalid(key, "is missing");
+    } catch (ConfigException e) {
+      throw invalid(key, firstLine(e.getMessage()));
+    }
+  }
+
+  private static String firstLine(String message) {
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

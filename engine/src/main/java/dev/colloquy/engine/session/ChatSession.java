@@ -1,0 +1,569 @@
+package dev.colloquy.engine.session;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.config.BusyPolicy;
+import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.turn.RunSpec;
+import dev.colloquy.engine.turn.TurnEnded;
+import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.turn.TurnPlan;
+import dev.colloquy.engine.turn.TurnSupervisor;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
+
+/**
+ * One chat session: the single writer of its history and narrative state. It accepts turns, runs
+ * each in a {@link TurnSupervisor} child, journals how each ended, and serves the streams of running
+ * and finished turns. Tokens are not journaled; a turn's outcome is, once.
+ */
+public final class ChatSession
+    extends EventSourcedBehaviorWithEnforcedReplies<ChatSession.Command, ChatSession.Event, SessionState> {
+
+  public static final EntityTypeKey<Command> ENTITY_KEY = EntityTypeKey.create(Command.class, "ChatSession");
+
+  // ---- commands ----
+
+  public sealed interface Command extends CborSerializable {}
+
+  public record Open(String tenantId, String persona, JsonNode metadata, ActorRef<Reply> replyTo) implements Command {}
+
+  public record Get(ActorRef<Reply> replyTo) implements Command {}
+
+  /**
+   * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
+   * {@code models} means the default model. The subscriber receives the turn's frames from the first.
+   */
+  public record StartTurn(
+      String message,
+      String turnId,
+      String idempotencyKey,
+      List<String> models,
+      String traceId,
+      ActorRef<TurnFrame> subscriber,
+      ActorRef<Reply> replyTo)
+      implements Command {}
+
+  /** Receive a turn's frames after {@code afterId}: live while it runs, replayed once it has ended. */
+  public record JoinTurn(String turnId, long afterId, ActorRef<TurnFrame> subscriber, ActorRef<Reply> replyTo)
+      implements Command {}
+
+  /** The subscriber's client went away; the turn waits for it within the disconnect grace. */
+  public record LeaveTurn(String turnId, ActorRef<TurnFrame> subscriber) implements Command {}
+
+  public record CancelTurn(String turnId, ActorRef<Reply> replyTo) implements Command {}
+
+  public record Close(String reason, ActorRef<Reply> replyTo) implements Command {}
+
+  public record Delete(ActorRef<Reply> replyTo) implements Command {}
+
+  private record TurnFinished(TurnEnded ended) implements Command {}
+
+  private record SupervisorStopped(String turnId) implements Command {}
+
+  private record FailInterruptedTurns() implements Command {}
+
+  private record PassivateIfIdle() implements Command {}
+
+  // ---- replies ----
+
+  public sealed interface Reply extends CborSerializable {}
+
+  public record SessionReply(SessionView session) implements Reply {}
+
+  public record TurnReply(String turnId, String traceId, boolean existing) implements Reply {}
+
+  public record Done() implements Reply {}
+
+  /** A refused command, with the stable error code of API.md and, when one is involved, a turn id. */
+  public record Rejected(String code, String message, String turnId) implements Reply {}
+
+  // ---- events ----
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonSubTypes({
+    @JsonSubTypes.Type(value = SessionOpened.class, name = "SessionOpened"),
+    @JsonSubTypes.Type(value = SessionRenamed.class, name = "SessionRenamed"),
+    @JsonSubTypes.Type(value = TurnAccepted.class, name = "TurnAccepted"),
+    @JsonSubTypes.Type(value = TurnCompleted.class, name = "TurnCompleted"),
+    @JsonSubTypes.Type(value = TurnFailed.class, name = "TurnFailed"),
+    @JsonSubTypes.Type(value = TurnCancelled.class, name = "TurnCancelled"),
+    @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
+    @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
+    @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted")
+  })
+  public sealed interface Event extends CborSerializable {
+    Instant at();
+  }
+
+  public record SessionOpened(String sessionId, String tenantId, String persona, JsonNode metadata, Instant at)
+      implements Event {}
+
+  public record SessionRenamed(String title, Instant at) implements Event {}
+
+  public record TurnAccepted(
+      String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
+      List<RunSpec> runs, Instant at)
+      implements Event {}
+
+  public record TurnCompleted(String turnId, String messageId, TurnOutcome outcome, Instant at) implements Event {}
+
+  public record TurnFailed(String turnId, String code, String message, TurnOutcome outcome, Instant at)
+      implements Event {}
+
+  public record TurnCancelled(String turnId, String reason, TurnOutcome outcome, Instant at) implements Event {}
+
+  public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
+
+  public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
+
+  public record SessionDeleted(Instant at) implements Event {}
+
+  // ---- error codes ----
+
+  public static final String SESSION_NOT_FOUND = "SESSION_NOT_FOUND";
+  public static final String SESSION_EXISTS = "SESSION_EXISTS";
+  public static final String SESSION_CLOSED = "SESSION_CLOSED";
+  public static final String TURN_IN_PROGRESS = "TURN_IN_PROGRESS";
+  public static final String TURN_QUEUE_FULL = "TURN_QUEUE_FULL";
+  public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
+  public static final String TURN_ENDED = "TURN_ENDED";
+  public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
+  public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
+  public static final String INVALID_MESSAGE = "INVALID_MESSAGE";
+  public static final String INTERRUPTED = "INTERRUPTED";
+  public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+
+  private static final String PASSIVATION_TIMER = "passivation";
+
+  private final String sessionId;
+  private final ActorContext<Command> context;
+  private final TimerScheduler<Command> timers;
+  private final EngineServices services;
+  private final ActorRef<ClusterSharding.ShardCommand> shard;
+  private final ActorRef<TurnEnded> turnEnded;
+  /** Supervisors of the turns running now (at most one), by turn id. */
+  private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
+  /** Subscribers of queued turns, handed to the supervisor when the turn starts. */
+  private final Map<String, List<ActorRef<TurnFrame>>> waiting = new HashMap<>();
+  /** A close or delete waits for the running turn to be cancelled; no queued turn starts meanwhile. */
+  private boolean closing;
+
+  private ChatSession(
+      String sessionId,
+      ActorContext<Command> context,
+      TimerScheduler<Command> timers,
+      EngineServices services,
+      ActorRef<ClusterSharding.ShardCommand> shard) {
+    super(persistenceId(sessionId));
+    this.sessionId = sessionId;
+    this.context = context;
+    this.timers = timers;
+    this.services = services;
+    this.shard = shard;
+    this.turnEnded = context.messageAdapter(TurnEnded.class, TurnFinished::new);
+  }
+
+  public static PersistenceId persistenceId(String sessionId) {
+    return PersistenceId.of(ENTITY_KEY.name(), sessionId);
+  }
+
+  /** The behaviour of one session; {@code shard} may be null outside sharding (tests), then it never passivates. */
+  public static Behavior<Command> create(
+      String sessionId, EngineServices services, ActorRef<ClusterSharding.ShardCommand> shard) {
+    return Behaviors.setup(
+        context ->
+            Behaviors.withTimers(
+                timers -> new ChatSession(sessionId, context, timers, services, shard)));
+  }
+
+  /** Registers the entity with cluster sharding on this node; returns the region to send envelopes to. */
+  public static ActorRef<ShardingEnvelope<Command>> init(ActorSystem<?> system, EngineServices services) {
+    return ClusterSharding.get(system)
+        .init(Entity.of(ENTITY_KEY, entity -> create(entity.getEntityId(), services, entity.getShard())));
+  }
+
+  @Override
+  public SessionState emptyState() {
+    return SessionState.empty(sessionId);
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(services.session().snapshotEvery(), 2);
+  }
+
+  @Override
+  public SignalHandler<SessionState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          if (!state.pendingTurns().isEmpty()) {
+            context.getSelf().tell(new FailInterruptedTurns());
+          }
+          schedulePassivation();
+        })
+        .build();
+  }
+
+  @Override
+  public EventHandler<SessionState, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState().onAnyEvent(SessionState::apply);
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, SessionState> commandHandler() {
+    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand(this::handle);
+  }
+
+  private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
+    if (!(command instanceof PassivateIfIdle)) {
+      schedulePassivation();
+    }
+    return switch (command) {
+      case Open open -> onOpen(state, open);
+      case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
+      case StartTurn start -> onStartTurn(state, start);
+      case JoinTurn join -> onJoinTurn(state, join);
+      case LeaveTurn leave -> onLeaveTurn(leave);
+      case CancelTurn cancel -> onCancelTurn(state, cancel);
+      case Close close -> onClose(state, close);
+      case Delete delete -> onDelete(state, delete);
+      case TurnFinished finished -> onTurnFinished(state, finished.ended());
+      case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
+      case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
+      case PassivateIfIdle idle -> onPassivateIfIdle();
+    };
+  }
+
+  private ReplyEffect<Event, SessionState> onOpen(SessionState state, Open open) {
+    if (state.status() != SessionStatus.NEW) {
+      return Effect().reply(open.replyTo(),
+          new Rejected(SESSION_EXISTS, "A session with this id exists or existed; a session id is accepted once", null));
+    }
+    return Effect()
+        .persist(new SessionOpened(sessionId, open.tenantId(), open.persona(), open.metadata(), Instant.now()))
+        .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
+  }
+
+  private ReplyEffect<Event, SessionState> onStartTurn(SessionState state, StartTurn start) {
+    if (!state.exists()) {
+      return Effect().reply(start.replyTo(), notFound());
+    }
+    Optional<TurnRecord> existing = Optional.empty();
+    if (start.idempotencyKey() != null) {
+      existing = state.turnByIdempotencyKey(start.idempotencyKey());
+    }
+    if (existing.isEmpty() && start.turnId() != null) {
+      existing = state.turn(start.turnId());
+    }
+    if (existing.isPresent()) {
+      subscribe(existing.get(), 0, start.subscriber());
+      return Effect().reply(start.replyTo(), new TurnReply(existing.get().turnId(), existing.get().traceId(), true));
+    }
+    if (!state.open()) {
+      return Effect().reply(start.replyTo(), new Rejected(SESSION_CLOSED, "The session is closed", null));
+    }
+    Rejected invalid = validate(start);
+    if (invalid != null) {
+      return Effect().reply(start.replyTo(), invalid);
+    }
+    var running = state.runningTurn();
+    if (running.isPresent() && services.session().busyPolicy() == BusyPolicy.REJECT) {
+      return Effect().reply(start.replyTo(), new Rejected(TURN_IN_PROGRESS,
+          "Turn " + running.get().turnId() + " is still running", running.get().turnId()));
+    }
+    if (state.pendingTurns().size() > services.session().maxQueuedTurns()) {
+      return Effect().reply(start.replyTo(), new Rejected(TURN_QUEUE_FULL,
+          "Too many turns are waiting in this session", running.map(TurnRecord::turnId).orElse(null)));
+    }
+    Instant now = Instant.now();
+    String turnId = start.turnId() != null ? start.turnId() : UUID.randomUUID().toString();
+    List<String> models = start.models().isEmpty() ? List.of(services.models().defaultModel()) : start.models();
+    List<RunSpec> runs = models.stream().map(model -> new RunSpec(UUID.randomUUID().toString(), model)).toList();
+    List<Event> events = new ArrayList<>();
+    state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
+    events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
+        start.message(), runs, now));
+    return Effect()
+        .persist(events)
+        .thenRun(accepted -> {
+          TurnRecord turn = accepted.turn(turnId).orElseThrow();
+          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(start.subscriber());
+          if (running.isEmpty()) {
+            startTurn(accepted, turn);
+          }
+        })
+        .thenReply(start.replyTo(), accepted -> new TurnReply(turnId, start.traceId(), false));
+  }
+
+  private Rejected validate(StartTurn start) {
+    if (start.message() == null || start.message().isBlank()) {
+      return new Rejected(INVALID_MESSAGE, "The message must not be empty", null);
+    }
+    if (start.models().size() > services.llm().maxModelsPerTurn()) {
+      return new Rejected(TOO_MANY_MODELS,
+          "A turn may run at most " + services.llm().maxModelsPerTurn() + " models", null);
+    }
+    for (String model : start.models()) {
+      if (!services.models().contains(model)) {
+        return new Rejected(UNKNOWN_MODEL,
+            "Unknown model '" + model + "'; known models: " + services.models().names(), null);
+      }
+    }
+    return null;
+  }
+
+  private void startTurn(SessionState state, TurnRecord turn) {
+    TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
+        state.persona(), state.history(services.session().historyWindow()), turn.runs());
+    ActorRef<TurnSupervisor.Command> supervisor =
+        context.spawn(TurnSupervisor.create(plan, services, turnEnded), "turn-" + turn.turnId());
+    context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
+    supervisors.put(turn.turnId(), supervisor);
+    for (ActorRef<TurnFrame> subscriber : waiting.getOrDefault(turn.turnId(), List.of())) {
+      supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber));
+    }
+    waiting.remove(turn.turnId());
+  }
+
+  private ReplyEffect<Event, SessionState> onJoinTurn(SessionState state, JoinTurn join) {
+    var turn = state.exists() ? state.turn(join.turnId()) : Optional.<TurnRecord>empty();
+    if (turn.isEmpty()) {
+      return Effect().reply(join.replyTo(), new Rejected(TURN_NOT_FOUND, "No such turn in this session", null));
+    }
+    subscribe(turn.get(), join.afterId(), join.subscriber());
+    return Effect().reply(join.replyTo(), new TurnReply(turn.get().turnId(), turn.get().traceId(), true));
+  }
+
+  private void subscribe(TurnRecord turn, long afterId, ActorRef<TurnFrame> subscriber) {
+    var supervisor = supervisors.get(turn.turnId());
+    if (supervisor != null) {
+      supervisor.tell(new TurnSupervisor.Subscribe(afterId, subscriber));
+    } else if (turn.pending()) {
+      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(subscriber);
+    } else {
+      TurnReplay.framesAfter(sessionId, turn, afterId).forEach(subscriber::tell);
+    }
+  }
+
+  private ReplyEffect<Event, SessionState> onLeaveTurn(LeaveTurn leave) {
+    var supervisor = supervisors.get(leave.turnId());
+    if (supervisor != null) {
+      supervisor.tell(new TurnSupervisor.Unsubscribe(leave.subscriber()));
+    }
+    var queued = waiting.get(leave.turnId());
+    if (queued != null) {
+      queued.remove(leave.subscriber());
+    }
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, SessionState> onCancelTurn(SessionState state, CancelTurn cancel) {
+    var turn = state.exists() ? state.turn(cancel.turnId()) : Optional.<TurnRecord>empty();
+    if (turn.isEmpty()) {
+      return Effect().reply(cancel.replyTo(), new Rejected(TURN_NOT_FOUND, "No such turn in this session", null));
+    }
+    if (!turn.get().pending()) {
+      return Effect().reply(cancel.replyTo(), new Rejected(TURN_ENDED,
+          "The turn has already ended (" + turn.get().status().name().toLowerCase() + ")", cancel.turnId()));
+    }
+    var supervisor = supervisors.get(cancel.turnId());
+    if (supervisor != null) {
+      supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
+      return Effect().reply(cancel.replyTo(), new TurnReply(cancel.turnId(), turn.get().traceId(), true));
+    }
+    TurnCancelled cancelled = new TurnCancelled(cancel.turnId(), "cancelled", TurnOutcome.nothing(), Instant.now());
+    return Effect()
+        .persist(cancelled)
+        .thenRun(after -> notifyWaiting(after, List.of(cancel.turnId())))
+        .thenReply(cancel.replyTo(), after -> new TurnReply(cancel.turnId(), turn.get().traceId(), true));
+  }
+
+  private ReplyEffect<Event, SessionState> onClose(SessionState state, Close close) {
+    if (!state.exists()) {
+      return Effect().reply(close.replyTo(), notFound());
+    }
+    if (!state.open()) {
+      return Effect().reply(close.replyTo(), new SessionReply(state.view()));
+    }
+    if (cancelRunningFirst()) {
+      return Effect().stash();
+    }
+    Instant now = Instant.now();
+    List<Event> events = cancelQueued(state, "session_closed", now);
+    SessionState cancelled = state;
+    for (Event event : events) {
+      cancelled = cancelled.apply(event);
+    }
+    events.add(new SessionClosed(close.reason(), cancelled.summarize(now), now));
+    List<String> queued = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
+    return Effect()
+        .persist(events)
+        .thenRun(closed -> notifyWaiting(closed, queued))
+        .thenReply(close.replyTo(), closed -> new SessionReply(closed.view()));
+  }
+
+  private ReplyEffect<Event, SessionState> onDelete(SessionState state, Delete delete) {
+    if (!state.exists()) {
+      return Effect().reply(delete.replyTo(), notFound());
+    }
+    if (cancelRunningFirst()) {
+      return Effect().stash();
+    }
+    Instant now = Instant.now();
+    List<Event> events = cancelQueued(state, "session_deleted", now);
+    events.add(new SessionDeleted(now));
+    List<String> queued = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
+    return Effect()
+        .persist(events)
+        .thenRun(deleted -> {
+          notifyWaiting(deleted, queued);
+          long deletionSeqNr = lastSequenceNumber(context);
+          services.purger().purge(persistenceId().id(), deletionSeqNr);
+        })
+        .thenReply(delete.replyTo(), deleted -> new Done());
+  }
+
+  /** Cancels the running turn and returns true when there is one; the command is then stashed until it ends. */
+  private boolean cancelRunningFirst() {
+    if (supervisors.isEmpty()) {
+      return false;
+    }
+    closing = true;
+    supervisors.values().forEach(supervisor -> supervisor.tell(new TurnSupervisor.Cancel("session_closed")));
+    return true;
+  }
+
+  private static List<Event> cancelQueued(SessionState state, String reason, Instant now) {
+    List<Event> events = new ArrayList<>();
+    for (TurnRecord turn : state.pendingTurns()) {
+      events.add(new TurnCancelled(turn.turnId(), reason, TurnOutcome.nothing(), now));
+    }
+    return events;
+  }
+
+  /** Subscribers waiting on turns that ended without running get the terminal frame. */
+  private void notifyWaiting(SessionState state, List<String> turnIds) {
+    for (String turnId : turnIds) {
+      List<ActorRef<TurnFrame>> subscribers = waiting.remove(turnId);
+      if (subscribers != null) {
+        state.turn(turnId).ifPresent(turn ->
+            subscribers.forEach(subscriber -> TurnReplay.framesAfter(sessionId, turn, 0).forEach(subscriber::tell)));
+      }
+    }
+  }
+
+  private ReplyEffect<Event, SessionState> onTurnFinished(SessionState state, TurnEnded ended) {
+    var turn = state.turn(ended.turnId());
+    if (turn.isEmpty() || !turn.get().pending()) {
+      return Effect().noReply();
+    }
+    Instant now = Instant.now();
+    List<Event> events = new ArrayList<>();
+    switch (ended) {
+      case TurnEnded.Completed completed -> {
+        TurnCompleted event = new TurnCompleted(ended.turnId(), completed.messageId(), ended.outcome(), now);
+        events.add(event);
+        events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
+      }
+      case TurnEnded.Failed failed ->
+          events.add(new TurnFailed(ended.turnId(), failed.code(), failed.message(), ended.outcome(), now));
+      case TurnEnded.Cancelled cancelled ->
+          events.add(new TurnCancelled(ended.turnId(), cancelled.reason(), ended.outcome(), now));
+    }
+    return Effect()
+        .persist(events)
+        .thenRun(after -> {
+          var supervisor = supervisors.remove(ended.turnId());
+          if (supervisor != null) {
+            context.unwatch(supervisor);
+            supervisor.tell(new TurnSupervisor.OutcomePersisted());
+          }
+          startNextQueued(after);
+        })
+        .thenNoReply()
+        .thenUnstashAll();
+  }
+
+  private void startNextQueued(SessionState state) {
+    if (!closing && supervisors.isEmpty()) {
+      state.runningTurn().ifPresent(next -> startTurn(state, next));
+    }
+  }
+
+  private ReplyEffect<Event, SessionState> onSupervisorStopped(SessionState state, String turnId) {
+    supervisors.remove(turnId);
+    var turn = state.turn(turnId);
+    if (turn.isEmpty() || !turn.get().pending()) {
+      return Effect().noReply();
+    }
+    context.getLog().error("The supervisor of turn {} stopped before the turn ended", turnId);
+    return Effect()
+        .persist(new TurnFailed(turnId, INTERNAL_ERROR, "The turn stopped unexpectedly", TurnOutcome.nothing(),
+            Instant.now()))
+        .thenRun(this::startNextQueued)
+        .thenNoReply()
+        .thenUnstashAll();
+  }
+
+  /** After a crash, turns that were running or queued have no one to finish them: they are recorded as interrupted. */
+  private ReplyEffect<Event, SessionState> onFailInterruptedTurns(SessionState state) {
+    List<Event> events = new ArrayList<>();
+    Instant now = Instant.now();
+    for (TurnRecord turn : state.pendingTurns()) {
+      if (!supervisors.containsKey(turn.turnId())) {
+        events.add(new TurnFailed(turn.turnId(), INTERRUPTED,
+            "The server stopped while this turn was running", TurnOutcome.nothing(), now));
+      }
+    }
+    List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
+    return Effect().persist(events).thenRun(after -> notifyWaiting(after, interrupted)).thenNoReply();
+  }
+
+  private ReplyEffect<Event, SessionState> onPassivateIfIdle() {
+    if (supervisors.isEmpty() && shard != null) {
+      shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
+    } else {
+      schedulePassivation();
+    }
+    return Effect().noReply();
+  }
+
+  /**
+   * Passivation is the entity's own decision, not sharding's idle timer, because a turn's messages
+   * reach the entity from its children and sharding would count it idle in the middle of a turn.
+   */
+  private void schedulePassivation() {
+    timers.startSingleTimer(PASSIVATION_TIMER, new PassivateIfIdle(), services.session().passivationTimeout());
+  }
+
+  private static Rejected notFound() {
+    return new Rejected(SESSION_NOT_FOUND, "Session not found", null);
+  }
+}

@@ -1,0 +1,197 @@
+package dev.colloquy.engine.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.model.ChatMessage;
+import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.turn.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A chat session's state and its business rules. Applying an event never fails and never decides:
+ * the decisions are made by the methods that the entity asks before it persists.
+ */
+public record SessionState(
+    String sessionId,
+    SessionStatus status,
+    String tenantId,
+    String persona,
+    JsonNode metadata,
+    String title,
+    Instant createdAt,
+    Instant updatedAt,
+    List<TurnRecord> turns,
+    JsonNode narrativeState,
+    String closeReason,
+    SessionSummary summary)
+    implements CborSerializable {
+
+  static final int TITLE_LENGTH = 60;
+
+  public SessionState {
+    turns = List.copyOf(turns);
+  }
+
+  public static SessionState empty(String sessionId) {
+    return new SessionState(sessionId, SessionStatus.NEW, null, null, emptyObject(), null, null, null,
+        List.of(), emptyObject(), null, null);
+  }
+
+  public boolean exists() {
+    return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
+  }
+
+  public boolean open() {
+    return status == SessionStatus.OPEN;
+  }
+
+  public Optional<TurnRecord> turn(String turnId) {
+    return turns.stream().filter(turn -> turn.turnId().equals(turnId)).findFirst();
+  }
+
+  public Optional<TurnRecord> turnByIdempotencyKey(String key) {
+    return turns.stream().filter(turn -> key.equals(turn.idempotencyKey())).findFirst();
+  }
+
+  /** Pending turns in the order they were accepted; the first is the one that runs. */
+  public List<TurnRecord> pendingTurns() {
+    return turns.stream().filter(TurnRecord::pending).toList();
+  }
+
+  public Optional<TurnRecord> runningTurn() {
+    return turns.stream().filter(TurnRecord::pending).findFirst();
+  }
+
+  /** The conversation so far as the model sees it: each completed turn's message and its answer. */
+  public List<ChatMessage> history(int window) {
+    List<ChatMessage> history = new ArrayList<>();
+    for (TurnRecord turn : turns) {
+      if (turn.status() == TurnStatus.COMPLETED) {
+        history.add(ChatMessage.user(turn.message()));
+        history.add(ChatMessage.assistant(turn.outcome().text()));
+      }
+    }
+    return history.subList(Math.max(0, history.size() - window), history.size());
+  }
+
+  /** A title is given from the first message, once. */
+  public Optional<String> titleFor(String message) {
+    if (title != null) {
+      return Optional.empty();
+    }
+    String line = message.strip().replaceAll("\\s+", " ");
+    return Optional.of(line.length() <= TITLE_LENGTH ? line : line.substring(0, TITLE_LENGTH - 1) + "…");
+  }
+
+  /**
+   * What a finished turn adds to the narrative state: how many turns have completed, which sources
+   * the conversation has drawn on, and the gaps the last turn found.
+   */
+  public JsonNode narrativeDeltaAfter(TurnOutcome outcome) {
+    ObjectNode delta = emptyObject();
+    long completed = turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    delta.put("completed_turns", completed);
+    Set<String> sources = new LinkedHashSet<>();
+    narrativeState.path("cited_sources").forEach(node -> sources.add(node.asText()));
+    outcome.citations().forEach(citation -> sources.add(citation.source()));
+    delta.putArray("cited_sources").addAll(sources.stream().map(JsonNodeFactory.instance::textNode).toList());
+    var gaps = delta.putArray("open_gaps");
+    outcome.gaps().forEach(gap -> gaps.addObject().put("attribute", gap.attribute()).put("suggestion", gap.suggestion()));
+    return delta;
+  }
+
+  public SessionSummary summarize(Instant closedAt) {
+    Map<String, Usage> usage = new LinkedHashMap<>();
+    int completed = 0;
+    for (TurnRecord turn : turns) {
+      if (turn.status() == TurnStatus.COMPLETED) {
+        completed++;
+      }
+      if (turn.outcome() != null) {
+        for (RunOutcome run : turn.outcome().runs()) {
+          usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
+        }
+      }
+    }
+    return new SessionSummary(turns.size(), completed, usage, createdAt, closedAt,
+        Duration.between(createdAt, closedAt).toMillis());
+  }
+
+  public SessionView view() {
+    List<SessionView.MessageView> messages = new ArrayList<>();
+    for (TurnRecord turn : turns) {
+      messages.add(new SessionView.MessageView(turn.userMessageId(), "user", turn.message(), turn.turnId(),
+          null, null, List.of(), turn.acceptedAt()));
+      if (turn.status() == TurnStatus.COMPLETED) {
+        boolean first = true;
+        for (RunOutcome run : turn.outcome().runs()) {
+          if (run.completed()) {
+            // The turn's answer keeps the turn's message id; further runs get ids derived from their run.
+            String id = first ? turn.assistantMessageId() : run.runId();
+            messages.add(new SessionView.MessageView(id, "assistant", run.text(), turn.turnId(), run.runId(),
+                run.model(), turn.outcome().citations(), turn.endedAt()));
+            first = false;
+          }
+        }
+      }
+    }
+    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary);
+  }
+
+  /** Applies one journaled event. Pure: the same events always give the same state. */
+  public SessionState apply(ChatSession.Event event) {
+    return switch (event) {
+      case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.persona(),
+          e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
+      case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
+      case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
+          e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
+      case ChatSession.TurnCompleted e -> end(e.turnId(), t -> t.ended(TurnStatus.COMPLETED, e.at(), e.messageId(),
+          null, null, e.outcome()), e.at());
+      case ChatSession.TurnFailed e -> end(e.turnId(), t -> t.ended(TurnStatus.FAILED, e.at(), null, e.code(),
+          e.message(), e.outcome()), e.at());
+      case ChatSession.TurnCancelled e -> end(e.turnId(), t -> t.ended(TurnStatus.CANCELLED, e.at(), null, null,
+          e.reason(), e.outcome()), e.at());
+      case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
+      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, persona, metadata,
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());
+      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, emptyObject(),
+          null, null, e.at(), List.of(), emptyObject(), null, null);
+    };
+  }
+
+  private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
+    return new SessionState(sessionId, status, tenantId, persona, metadata, newTitle, createdAt, at, newTurns,
+        newNarrative, closeReason, summary);
+  }
+
+  private List<TurnRecord> append(TurnRecord turn) {
+    List<TurnRecord> appended = new ArrayList<>(turns);
+    appended.add(turn);
+    return appended;
+  }
+
+  private SessionState end(String turnId, java.util.function.UnaryOperator<TurnRecord> ending, Instant at) {
+    List<TurnRecord> updated = new ArrayList<>(turns.size());
+    for (TurnRecord turn : turns) {
+      updated.add(turn.turnId().equals(turnId) && turn.pending() ? ending.apply(turn) : turn);
+    }
+    return with(title, at, updated, narrativeState);
+  }
+
+  private static ObjectNode emptyObject() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+}

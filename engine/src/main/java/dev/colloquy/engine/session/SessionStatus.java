@@ -1,0 +1,9 @@
+package dev.colloquy.engine.session;
+
+/** A session that was never opened is NEW; DELETED sessions answer as if they never existed. */
+public enum SessionStatus {
+  NEW,
+  OPEN,
+  CLOSED,
+  DELETED
+}

@@ -1,0 +1,45 @@
+package dev.colloquy.engine.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.turn.Citation;
+import java.time.Instant;
+import java.util.List;
+
+/** A session as its owner sees it: status, title, messages in order, narrative state. */
+public record SessionView(
+    String sessionId,
+    SessionStatus status,
+    String title,
+    String persona,
+    JsonNode metadata,
+    Instant createdAt,
+    Instant updatedAt,
+    String closeReason,
+    List<MessageView> messages,
+    JsonNode narrativeState,
+    String runningTurnId,
+    SessionSummary summary)
+    implements CborSerializable {
+
+  public SessionView {
+    messages = List.copyOf(messages);
+  }
+
+  /** A user message, or one completed run's answer (a turn with several runs has several). */
+  public record MessageView(
+      String messageId,
+      String role,
+      String content,
+      String turnId,
+      String runId,
+      String model,
+      List<Citation> citations,
+      Instant createdAt)
+      implements CborSerializable {
+
+    public MessageView {
+      citations = List.copyOf(citations);
+    }
+  }
+}

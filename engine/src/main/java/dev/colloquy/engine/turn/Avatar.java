@@ -1,0 +1,135 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.model.ChatListener;
+import dev.colloquy.engine.model.ChatModel;
+import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.model.ChatStream;
+import dev.colloquy.engine.model.ModelException;
+import dev.colloquy.engine.model.TokenUsage;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * One model run of a turn. It owns the upstream call: whatever way it stops (done, failed, timed
+ * out, cancelled, or its turn gone), the call is cancelled with it, which closes the connection.
+ */
+final class Avatar extends AbstractBehavior<Avatar.Command> {
+
+  sealed interface Command {}
+
+  /** Stop now; report the run as cancelled with the text produced so far. */
+  record Cancel() implements Command {}
+
+  private record TokenArrived(String text) implements Command {}
+
+  private record StreamDone(TokenUsage usage) implements Command {}
+
+  private record StreamFailed(ModelException error) implements Command {}
+
+  private record TimedOut(String what) implements Command {}
+
+  private final int runIndex;
+  private final RunSpec run;
+  private final ChatModel model;
+  private final LlmSettings llm;
+  private final ActorRef<TurnSupervisor.Command> supervisor;
+  private final TimerScheduler<Command> timers;
+  private final long startedNanos = System.nanoTime();
+  private final StringBuilder text = new StringBuilder();
+  private final ChatStream stream;
+
+  private Avatar(
+      ActorContext<Command> context,
+      TimerScheduler<Command> timers,
+      int runIndex,
+      RunSpec run,
+      ChatModel model,
+      ChatRequest request,
+      LlmSettings llm,
+      ActorRef<TurnSupervisor.Command> supervisor) {
+    super(context);
+    this.timers = timers;
+    this.runIndex = runIndex;
+    this.run = run;
+    this.model = model;
+    this.llm = llm;
+    this.supervisor = supervisor;
+    timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout());
+    timers.startSingleTimer("total", new TimedOut("run"), llm.totalTimeout());
+    this.stream = model.stream(request, listener(context.getSelf()));
+  }
+
+  static Behavior<Command> create(
+      int runIndex,
+      RunSpec run,
+      ChatModel model,
+      ChatRequest request,
+      LlmSettings llm,
+      ActorRef<TurnSupervisor.Command> supervisor) {
+    return Behaviors.setup(
+        context ->
+            Behaviors.withTimers(
+                timers -> new Avatar(context, timers, runIndex, run, model, request, llm, supervisor)));
+  }
+
+  private static ChatListener listener(ActorRef<Command> self) {
+    return new ChatListener() {
+      @Override
+      public void onToken(String token) {
+        self.tell(new TokenArrived(token));
+      }
+
+      @Override
+      public void onComplete(TokenUsage usage) {
+        self.tell(new StreamDone(usage));
+      }
+
+      @Override
+      public void onError(ModelException error) {
+        self.tell(new StreamFailed(error));
+      }
+    };
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(TokenArrived.class, this::onToken)
+        .onMessage(StreamDone.class, done -> end(RunOutcome.Status.COMPLETED, done.usage(), null, null))
+        .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, failed.error().code(), failed.error().getMessage()))
+        .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, ModelException.TIMEOUT,
+            "The model did not finish its " + timeout.what() + " in time"))
+        .onMessage(Cancel.class, cancel -> end(RunOutcome.Status.CANCELLED, TokenUsage.NONE, null, null))
+        .onSignal(PostStop.class, signal -> {
+          stream.cancel();
+          return this;
+        })
+        .build();
+  }
+
+  private Behavior<Command> onToken(TokenArrived token) {
+    timers.cancel("first-token");
+    text.append(token.text());
+    supervisor.tell(new TurnSupervisor.RunToken(runIndex, token.text()));
+    return this;
+  }
+
+  private Behavior<Command> end(RunOutcome.Status status, TokenUsage tokens, String code, String message) {
+    stream.cancel();
+    double cost = llm.priceOf(run.model()).cost(tokens.promptTokens(), tokens.completionTokens());
+    long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
+    supervisor.tell(
+        new TurnSupervisor.RunEnded(
+            runIndex,
+            new RunOutcome(run.runId(), model.provider(), run.model(), status, text.toString(),
+                Usage.of(tokens, cost), latencyMs, code, message)));
+    return Behaviors.stopped();
+  }
+}

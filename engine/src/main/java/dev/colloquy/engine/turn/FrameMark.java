@@ -1,0 +1,26 @@
+package dev.colloquy.engine.turn;
+
+import com.fasterxml.jackson.annotation.JsonFormat;
+import dev.colloquy.engine.CborSerializable;
+
+/**
+ * The place of one stream frame in a finished turn, so the turn can be replayed with the very ids
+ * the live stream had: a token frame is known by its run and its length in that run's text. Stored as
+ * an array, without field names, because a turn has one per token.
+ */
+@JsonFormat(shape = JsonFormat.Shape.ARRAY)
+public record FrameMark(Kind kind, int run, int length) implements CborSerializable {
+
+  public enum Kind {
+    STARTED,
+    RETRIEVAL,
+    GAP,
+    TOKEN,
+    RUN_COMPLETED,
+    RUN_FAILED
+  }
+
+  public static FrameMark of(Kind kind) {
+    return new FrameMark(kind, -1, 0);
+  }
+}

@@ -1,0 +1,6 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.engine.CborSerializable;
+
+/** Something the knowledge base lacks for this turn, and what would fill it. */
+public record Gap(String attribute, String suggestion) implements CborSerializable {}

@@ -1,0 +1,6 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.engine.CborSerializable;
+
+/** One model run of a turn: its id and the model name it asks. */
+public record RunSpec(String runId, String model) implements CborSerializable {}

@@ -1,0 +1,39 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.engine.CborSerializable;
+import java.util.List;
+
+/**
+ * Everything a turn produced, journaled once when it ends: the runs, what retrieval found, the
+ * gaps, and the frame layout that lets its stream be replayed exactly.
+ */
+public record TurnOutcome(
+    List<RunOutcome> runs,
+    List<Citation> citations,
+    double confidence,
+    List<Gap> gaps,
+    List<FrameMark> frames,
+    long latencyMs)
+    implements CborSerializable {
+
+  public TurnOutcome {
+    runs = List.copyOf(runs);
+    citations = List.copyOf(citations);
+    gaps = List.copyOf(gaps);
+    frames = List.copyOf(frames);
+  }
+
+  /** What a turn that never ran (interrupted by a crash, cancelled while queued) leaves behind. */
+  public static TurnOutcome nothing() {
+    return new TurnOutcome(List.of(), List.of(), 0, List.of(), List.of(), 0);
+  }
+
+  /** The answer of the turn: the first completed run, in run order. */
+  public String text() {
+    return runs.stream().filter(RunOutcome::completed).map(RunOutcome::text).findFirst().orElse("");
+  }
+
+  public Usage usage() {
+    return runs.stream().map(RunOutcome::usage).reduce(Usage.NONE, Usage::plus);
+  }
+}

@@ -1,0 +1,289 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.knowledge.Passage;
+import dev.colloquy.engine.knowledge.RetrievalResult;
+import dev.colloquy.engine.model.ChatModel;
+import dev.colloquy.engine.model.ChatRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It
+ * numbers every frame of the turn's stream, keeps them all in memory so a client can resume from
+ * any id, and fans them out to the current subscribers. When every run has ended it reports the
+ * outcome to its session and sends the terminal frame only after the session has journaled it.
+ */
+public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
+
+  public sealed interface Command {}
+
+  /** Send every frame after {@code afterId}, then every new one, to the subscriber. */
+  public record Subscribe(long afterId, ActorRef<TurnFrame> subscriber) implements Command {}
+
+  public record Unsubscribe(ActorRef<TurnFrame> subscriber) implements Command {}
+
+  /** Stop the turn now: every upstream model call is cancelled. */
+  public record Cancel(String reason) implements Command {}
+
+  /** The session has journaled the outcome: send the terminal frame and stop. */
+  public record OutcomePersisted() implements Command {}
+
+  record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
+
+  record RunToken(int runIndex, String text) implements Command {}
+
+  record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
+
+  private record GraceExpired() implements Command {}
+
+  private record CancelDeadlinePassed() implements Command {}
+
+  /** How long cancelled runs get to report their partial text before the turn ends without it. */
+  private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
+
+  private final TurnPlan plan;
+  private final EngineServices services;
+  private final ActorRef<TurnEnded> session;
+  private final TimerScheduler<Command> timers;
+  private final long startedNanos = System.nanoTime();
+  private final List<TurnFrame> frames = new ArrayList<>();
+  private final List<FrameMark> marks = new ArrayList<>();
+  private final Set<ActorRef<TurnFrame>> subscribers = new HashSet<>();
+  private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
+  private final RunOutcome[] outcomes;
+  private RetrievalResult retrieved = RetrievalResult.empty();
+  private List<Gap> gaps = List.of();
+  private boolean runsStarted;
+  private String cancelReason;
+  private TurnEvent pendingTerminal;
+
+  private TurnSupervisor(
+      ActorContext<Command> context,
+      TimerScheduler<Command> timers,
+      TurnPlan plan,
+      EngineServices services,
+      ActorRef<TurnEnded> session) {
+    super(context);
+    this.timers = timers;
+    this.plan = plan;
+    this.services = services;
+    this.session = session;
+    this.outcomes = new RunOutcome[plan.runs().size()];
+    emit(new TurnEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
+    context.spawn(
+        Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
+            services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf()),
+        "retrieval");
+    startGraceTimer();
+  }
+
+  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<TurnEnded> session) {
+    Map<String, String> mdc =
+        Map.of("trace_id", plan.traceId(), "session_id", plan.sessionId(), "turn_id", plan.turnId());
+    return Behaviors.withMdc(
+        Command.class,
+        mdc,
+        Behaviors.setup(
+            context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session))));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Subscribe.class, this::onSubscribe)
+        .onMessage(Unsubscribe.class, this::onUnsubscribe)
+        .onMessage(Cancel.class, this::onCancel)
+        .onMessage(RetrievalEnded.class, this::onRetrieved)
+        .onMessage(RunToken.class, this::onToken)
+        .onMessage(RunEnded.class, this::onRunEnded)
+        .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
+        .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
+        .onMessage(OutcomePersisted.class, this::onPersisted)
+        .build();
+  }
+
+  private Behavior<Command> onSubscribe(Subscribe subscribe) {
+    for (TurnFrame frame : frames) {
+      if (frame.id() > subscribe.afterId()) {
+        subscribe.subscriber().tell(frame);
+      }
+    }
+    subscribers.add(subscribe.subscriber());
+    timers.cancel("grace");
+    return this;
+  }
+
+  private Behavior<Command> onUnsubscribe(Unsubscribe unsubscribe) {
+    subscribers.remove(unsubscribe.subscriber());
+    startGraceTimer();
+    return this;
+  }
+
+  /** With nobody listening, the turn waits for a client to resume, then gives up. */
+  private void startGraceTimer() {
+    if (subscribers.isEmpty() && pendingTerminal == null) {
+      timers.startSingleTimer("grace", new GraceExpired(), services.session().disconnectGrace());
+    }
+  }
+
+  private Behavior<Command> onCancel(Cancel cancel) {
+    if (cancelReason != null || pendingTerminal != null) {
+      return this;
+    }
+    cancelReason = cancel.reason();
+    getContext().getLog().info("Cancelling turn: {}", cancel.reason());
+    avatars.values().forEach(avatar -> avatar.tell(new Avatar.Cancel()));
+    timers.startSingleTimer("cancel-deadline", new CancelDeadlinePassed(), CANCEL_DEADLINE);
+    return finishIfAllEnded(false);
+  }
+
+  private Behavior<Command> onRetrieved(RetrievalEnded ended) {
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    if (ended.failure() != null) {
+      getContext().getLog().warn("Retrieval failed; the turn goes on without passages", ended.failure());
+    } else {
+      retrieved = ended.result();
+    }
+    emit(new TurnEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()),
+        FrameMark.of(FrameMark.Kind.RETRIEVAL));
+    gaps = GapDetection.detect(retrieved);
+    gaps.forEach(gap -> emit(new TurnEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
+    startRuns(retrieved.passages());
+    return this;
+  }
+
+  private void startRuns(List<Passage> passages) {
+    runsStarted = true;
+    var messages = Prompt.messages(plan, passages);
+    for (int i = 0; i < plan.runs().size(); i++) {
+      RunSpec run = plan.runs().get(i);
+      ChatModel model = services.models().find(run.model()).orElseThrow();
+      ChatRequest request = new ChatRequest(run.model(), messages, passages);
+      avatars.put(i, getContext().spawn(Avatar.create(i, run, model, request, services.llm(), getContext().getSelf()),
+          "run-" + i));
+    }
+  }
+
+  private Behavior<Command> onToken(RunToken token) {
+    if (outcomes[token.runIndex()] == null && pendingTerminal == null) {
+      emit(new TurnEvent.Token(plan.runs().get(token.runIndex()).runId(), token.text()),
+          new FrameMark(FrameMark.Kind.TOKEN, token.runIndex(), token.text().length()));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onRunEnded(RunEnded ended) {
+    if (outcomes[ended.runIndex()] != null || pendingTerminal != null) {
+      return this;
+    }
+    RunOutcome outcome = ended.outcome();
+    outcomes[ended.runIndex()] = outcome;
+    avatars.remove(ended.runIndex());
+    switch (outcome.status()) {
+      case COMPLETED -> emit(new TurnEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
+      case FAILED -> emit(new TurnEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
+          new FrameMark(FrameMark.Kind.RUN_FAILED, ended.runIndex(), 0));
+      case CANCELLED -> { }
+    }
+    return finishIfAllEnded(false);
+  }
+
+  /** Reports the outcome once every run has ended, or at once when {@code force} (runs left are cancelled). */
+  private Behavior<Command> finishIfAllEnded(boolean force) {
+    if (pendingTerminal != null) {
+      return this;
+    }
+    boolean allEnded = (runsStarted || cancelReason != null) && avatars.isEmpty()
+        && (cancelReason != null || allRunsReported());
+    if (!allEnded && !force) {
+      return this;
+    }
+    TurnOutcome outcome = outcome();
+    long latencyMs = outcome.latencyMs();
+    TurnEnded ended;
+    if (cancelReason != null) {
+      pendingTerminal = new TurnEvent.Cancelled(cancelReason);
+      ended = new TurnEnded.Cancelled(plan.turnId(), cancelReason, outcome);
+    } else if (outcome.runs().stream().anyMatch(RunOutcome::completed)) {
+      String messageId = UUID.randomUUID().toString();
+      pendingTerminal = new TurnEvent.Completed(messageId, outcome.text(), latencyMs, outcome.usage());
+      ended = new TurnEnded.Completed(plan.turnId(), messageId, outcome);
+    } else {
+      RunOutcome first = outcome.runs().getFirst();
+      String message = "Every model run failed; the first failed with " + first.errorCode() + ": " + first.errorMessage();
+      pendingTerminal = new TurnEvent.Failed("ALL_RUNS_FAILED", message);
+      ended = new TurnEnded.Failed(plan.turnId(), "ALL_RUNS_FAILED", message, outcome);
+    }
+    timers.cancelAll();
+    avatars.values().forEach(avatar -> getContext().stop(avatar));
+    avatars.clear();
+    session.tell(ended);
+    return this;
+  }
+
+  private boolean allRunsReported() {
+    for (RunOutcome outcome : outcomes) {
+      if (outcome == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private TurnOutcome outcome() {
+    List<RunOutcome> runs = new ArrayList<>();
+    for (int i = 0; i < outcomes.length; i++) {
+      RunSpec run = plan.runs().get(i);
+      runs.add(outcomes[i] != null ? outcomes[i] : unreported(run));
+    }
+    List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
+    long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, marks, latencyMs);
+  }
+
+  /** A run that never reported: its text is what its token frames carried. */
+  private RunOutcome unreported(RunSpec run) {
+    StringBuilder text = new StringBuilder();
+    for (TurnFrame frame : frames) {
+      if (frame.event() instanceof TurnEvent.Token token && token.runId().equals(run.runId())) {
+        text.append(token.text());
+      }
+    }
+    String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+    return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text.toString(),
+        Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
+  }
+
+  private Behavior<Command> onPersisted(OutcomePersisted persisted) {
+    TurnFrame terminal = frame(pendingTerminal);
+    subscribers.forEach(subscriber -> subscriber.tell(terminal));
+    return Behaviors.stopped();
+  }
+
+  private void emit(TurnEvent event, FrameMark mark) {
+    TurnFrame frame = frame(event);
+    frames.add(frame);
+    marks.add(mark);
+    subscribers.forEach(subscriber -> subscriber.tell(frame));
+  }
+
+  private TurnFrame frame(TurnEvent event) {
+    return new TurnFrame(frames.size() + 1, plan.sessionId(), plan.turnId(), plan.traceId(), event);
+  }
+}
