@@ -75,7 +75,7 @@ public final class ChatSession
       implements Command {}
 
   /** The subscriber's client went away; the turn waits for it within the disconnect grace. */
-  public record LeaveTurn(String turnId, ActorRef<TurnFrame> subscriber) implements Command {}
+  public record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
   public record CancelTurn(String turnId, ActorRef<Reply> replyTo) implements Command {}
 
@@ -373,14 +373,8 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> onLeaveTurn(LeaveTurn leave) {
-    var supervisor = supervisors.get(leave.turnId());
-    if (supervisor != null) {
-      supervisor.tell(new TurnSupervisor.Unsubscribe(leave.subscriber()));
-    }
-    var queued = waiting.get(leave.turnId());
-    if (queued != null) {
-      queued.remove(leave.subscriber());
-    }
+    supervisors.values().forEach(supervisor -> supervisor.tell(new TurnSupervisor.Unsubscribe(leave.subscriber())));
+    waiting.values().forEach(subscribers -> subscribers.remove(leave.subscriber()));
     return Effect().noReply();
   }
 

@@ -1,0 +1,9 @@
+package dev.colloquy.app;
+
+import picocli.CommandLine.Command;
+
+/** {@code colloquy bench}: measurements written to bench/RESULTS.md. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmarks of the running engine; see the subcommands.",
+    subcommands = {StreamingBench.class})
+final class BenchCommand {}

@@ -1,0 +1,29 @@
+package dev.colloquy.app;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code colloquy} command line. */
+@Command(
+    name = "colloquy",
+    mixinStandardHelpOptions = true,
+    version = "colloquy 0.1.0",
+    description = "A conversational engine: sharded, event-sourced chat sessions streamed over SSE.",
+    subcommands = {ServeCommand.class, ReplayCommand.class, MockLlmCommand.class, BenchCommand.class})
+public final class Cli {
+
+  public static void main(String[] args) {
+    int exit = new CommandLine(new Cli())
+        .setExecutionExceptionHandler(Cli::oneLine)
+        .execute(args);
+    if (exit != 0 || !ServeCommand.serving()) {
+      System.exit(exit);
+    }
+  }
+
+  /** A failure the user can act on is one line, not a stack trace. */
+  private static int oneLine(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    command.getErr().println("colloquy: " + e.getMessage());
+    return 1;
+  }
+}

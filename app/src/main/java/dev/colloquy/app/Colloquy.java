@@ -1,0 +1,156 @@
+package dev.colloquy.app;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
+import dev.colloquy.engine.model.ChatModel;
+import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.model.openai.OpenAiChatModel;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.ApiRoutes;
+import dev.colloquy.http.HealthRoutes;
+import dev.colloquy.http.JournalRoutes;
+import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SessionRoutes;
+import dev.colloquy.persistence.Database;
+import dev.colloquy.persistence.JdbcJournalPurger;
+import dev.colloquy.persistence.JournalConfig;
+import dev.colloquy.persistence.JournalReader;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Colloquy node: database, actor system with the sharded sessions, and the HTTP API.
+ * {@link #start} is what {@code colloquy serve} and the integration tests both call.
+ */
+public final class Colloquy implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Colloquy.class);
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
+  private final ColloquySettings settings;
+  private final Database database;
+  private final ActorSystem<Void> system;
+  private final ServerBinding binding;
+  private final ExecutorService blocking;
+
+  private Colloquy(ColloquySettings settings, Database database, ActorSystem<Void> system, ServerBinding binding,
+      ExecutorService blocking) {
+    this.settings = settings;
+    this.database = database;
+    this.system = system;
+    this.binding = binding;
+    this.blocking = blocking;
+  }
+
+  /** Loads the configuration (overrides first, then application.conf, environment, reference.conf). */
+  public static Config loadConfig(Config overrides) {
+    ConfigFactory.invalidateCaches();
+    return overrides.withFallback(ConfigFactory.load());
+  }
+
+  public static Colloquy start(Config overrides) {
+    Config config = loadConfig(overrides);
+    ColloquySettings settings = ColloquySettings.create(config);
+    Database database = Database.open(settings.storage());
+    ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
+    ActorSystem<Void> system = null;
+    try {
+      system = ActorSystem.create(Behaviors.empty(), "colloquy",
+          JournalConfig.forDatabase(database.connection()).withFallback(config));
+      joinCluster(system);
+      EngineServices services = new EngineServices(settings.session(), settings.llm(), models(settings.llm(), blocking),
+          new EmptyKnowledgeBase(), new JdbcJournalPurger(database.dataSource(), blocking));
+      ChatSession.init(system, services);
+      ApiRoutes routes = new ApiRoutes(
+          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
+          new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
+          new HealthRoutes(system, database.dataSource(), blocking));
+      ServerBinding binding = Http.get(system)
+          .newServerAt(settings.http().host(), settings.http().port())
+          .bind(routes.route())
+          .toCompletableFuture()
+          .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
+          binding.localAddress().getPort(), settings.llm().modelNames(),
+          database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
+      return new Colloquy(settings, database, system, binding, blocking);
+    } catch (Exception e) {
+      if (system != null) {
+        system.terminate();
+        system.getWhenTerminated().toCompletableFuture().join();
+      }
+      blocking.shutdownNow();
+      database.close();
+      throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start", e);
+    }
+  }
+
+  /** Without configured seed nodes the node forms a cluster of its own. */
+  private static void joinCluster(ActorSystem<?> system) {
+    if (system.settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
+      Cluster cluster = Cluster.get(system);
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    }
+  }
+
+  static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
+    Map<String, ChatModel> models = new LinkedHashMap<>();
+    if (llm.configured()) {
+      OpenAiChatModel endpoint = new OpenAiChatModel(llm, blocking);
+      for (String name : llm.modelNames()) {
+        if (!name.equals(LlmSettings.OFFLINE_MODEL)) {
+          models.put(name, endpoint);
+        }
+      }
+    }
+    models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
+    return new ModelCatalog(models, llm.defaultModel());
+  }
+
+  public int port() {
+    return binding.localAddress().getPort();
+  }
+
+  public String baseUrl() {
+    return "http://127.0.0.1:" + port();
+  }
+
+  public ActorSystem<Void> system() {
+    return system;
+  }
+
+  public ColloquySettings settings() {
+    return settings;
+  }
+
+  /** Stops taking requests, stops the actor system, then the database. */
+  @Override
+  public void close() {
+    system.terminate();
+    system.getWhenTerminated().toCompletableFuture().join();
+    blocking.shutdownNow();
+    database.close();
+  }
+
+  /** Blocks until the actor system has terminated (by SIGTERM or close). */
+  public void awaitTermination() {
+    system.getWhenTerminated().toCompletableFuture().join();
+  }
+}

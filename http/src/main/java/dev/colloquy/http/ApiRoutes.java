@@ -1,0 +1,80 @@
+package dev.colloquy.http;
+
+import java.util.HexFormat;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole HTTP API: every route family behind one trace id per request and one mapping of
+ * failures to the error body of API.md. No stack trace ever reaches a client.
+ */
+public final class ApiRoutes extends AllDirectives {
+
+  private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
+
+  private final SessionRoutes sessions;
+  private final JournalRoutes journal;
+  private final HealthRoutes health;
+
+  public ApiRoutes(SessionRoutes sessions, JournalRoutes journal, HealthRoutes health) {
+    this.sessions = sessions;
+    this.journal = journal;
+    this.health = health;
+  }
+
+  public Route route() {
+    return extractRequest(request -> {
+      String traceId = newTraceId();
+      return handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
+          concat(health.route(), journal.route(), sessions.route(traceId))));
+    });
+  }
+
+  static String newTraceId() {
+    byte[] bytes = new byte[16];
+    ThreadLocalRandom.current().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  private ExceptionHandler exceptions(String traceId) {
+    return ExceptionHandler.newBuilder()
+        .matchAny(error -> {
+          Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+          if (cause instanceof ApiException api) {
+            return complete(Errors.of(api, traceId));
+          }
+          log.error("Request failed (trace {})", traceId, cause);
+          return complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, "INTERNAL_ERROR",
+              "The server could not complete the request", traceId));
+        })
+        .build();
+  }
+
+  private RejectionHandler rejections(String traceId) {
+    return RejectionHandler.newBuilder()
+        .handleAll(MethodRejection.class, rejected -> complete(Errors.response(StatusCodes.METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED", "Method not allowed here; use " + rejected.get(0).supported().value(), traceId)))
+        .handle(MalformedRequestContentRejection.class, rejected -> complete(Errors.response(StatusCodes.BAD_REQUEST,
+            "MALFORMED_REQUEST", rejected.message(), traceId)))
+        .handleNotFound(complete(Errors.response(StatusCodes.NOT_FOUND, "NOT_FOUND", "No such endpoint", traceId)))
+        .build()
+        .withFallback(RejectionHandler.defaultHandler())
+        .mapRejectionResponse(response -> {
+          if (response.entity().getContentType().equals(org.apache.pekko.http.javadsl.model.ContentTypes.APPLICATION_JSON)) {
+            return response;
+          }
+          String message = response.entity() instanceof org.apache.pekko.http.javadsl.model.HttpEntity.Strict strict
+              ? strict.getData().utf8String() : "The request was rejected";
+          return Errors.response(response.status(), "BAD_REQUEST", message, traceId);
+        });
+  }
+}

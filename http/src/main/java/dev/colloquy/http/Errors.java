@@ -1,0 +1,46 @@
+package dev.colloquy.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.session.ChatSession;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCode;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+
+/** The error body of API.md, and the HTTP status of each engine refusal. */
+public final class Errors {
+
+  private Errors() {}
+
+  public static HttpResponse response(StatusCode status, String code, String message, String traceId) {
+    ObjectNode body = Json.MAPPER.createObjectNode();
+    ObjectNode error = body.putObject("error");
+    error.put("code", code);
+    error.put("message", message);
+    error.put("trace_id", traceId);
+    return HttpResponse.create()
+        .withStatus(status)
+        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString()));
+  }
+
+  static HttpResponse of(ApiException e, String traceId) {
+    return response(e.status(), e.code(), e.getMessage(), traceId);
+  }
+
+  static ApiException of(ChatSession.Rejected rejected) {
+    return new ApiException(statusOf(rejected.code()), rejected.code(), rejected.message());
+  }
+
+  static StatusCode statusOf(String code) {
+    return switch (code) {
+      case ChatSession.SESSION_NOT_FOUND, ChatSession.TURN_NOT_FOUND -> StatusCodes.NOT_FOUND;
+      case ChatSession.SESSION_EXISTS, ChatSession.SESSION_CLOSED, ChatSession.TURN_IN_PROGRESS,
+          ChatSession.TURN_ENDED -> StatusCodes.CONFLICT;
+      case ChatSession.TURN_QUEUE_FULL -> StatusCodes.TOO_MANY_REQUESTS;
+      case ChatSession.UNKNOWN_MODEL, ChatSession.TOO_MANY_MODELS, ChatSession.INVALID_MESSAGE ->
+          StatusCodes.UNPROCESSABLE_ENTITY;
+      default -> StatusCodes.INTERNAL_SERVER_ERROR;
+    };
+  }
+}

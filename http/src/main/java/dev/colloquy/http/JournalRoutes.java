@@ -1,0 +1,80 @@
+package dev.colloquy.http;
+
+import dev.colloquy.config.AdminSettings;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.persistence.JournalReader;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * {@code GET /v1/sessions/{id}/journal}: the session's journal as JSON, with the state rebuilt from
+ * it, for developers. Guarded by the admin token; without one it is open in development only.
+ */
+public final class JournalRoutes extends AllDirectives {
+
+  private final JournalReader journal;
+  private final AdminSettings admin;
+  private final boolean production;
+
+  public JournalRoutes(JournalReader journal, AdminSettings admin, boolean production) {
+    this.journal = journal;
+    this.admin = admin;
+    this.production = production;
+  }
+
+  public Route route() {
+    return pathPrefix("v1", () -> pathPrefix("sessions", () -> pathPrefix(segment(), sessionId ->
+        path("journal", () -> get(() -> optionalHeaderValueByName("Authorization", authorization -> {
+          authorize(authorization);
+          return parameterOptional("until", until -> read(SessionRoutes.validSessionId(sessionId), until));
+        }))))));
+  }
+
+  private void authorize(Optional<String> authorization) {
+    if (admin.token().isEmpty()) {
+      if (production) {
+        throw new ApiException(StatusCodes.FORBIDDEN, "ADMIN_DISABLED",
+            "The journal endpoint needs COLLOQUY_ADMIN_TOKEN to be set in production");
+      }
+      return;
+    }
+    String expected = "Bearer " + admin.token().get();
+    boolean matches = authorization.isPresent() && MessageDigest.isEqual(
+        expected.getBytes(StandardCharsets.UTF_8), authorization.get().getBytes(StandardCharsets.UTF_8));
+    if (!matches) {
+      throw new ApiException(StatusCodes.UNAUTHORIZED, "UNAUTHORIZED", "A valid admin bearer token is required");
+    }
+  }
+
+  private Route read(String sessionId, Optional<String> until) {
+    long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
+    return onSuccess(journal.read(sessionId, untilSeq), entries -> {
+      if (entries.isEmpty()) {
+        throw new ApiException(StatusCodes.NOT_FOUND, ChatSession.SESSION_NOT_FOUND, "Session not found");
+      }
+      return complete(HttpResponse.create().withEntity(
+          HttpEntities.create(ContentTypes.APPLICATION_JSON, JournalJson.body(sessionId, entries).toString())));
+    });
+  }
+
+  private static long sequenceNr(String value) {
+    try {
+      long seq = Long.parseLong(value);
+      if (seq > 0) {
+        return seq;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new ApiException(StatusCodes.BAD_REQUEST, "INVALID_SEQUENCE_NR", "until must be a positive sequence number");
+  }
+}

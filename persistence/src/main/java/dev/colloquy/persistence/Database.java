@@ -1,0 +1,114 @@
+package dev.colloquy.persistence;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.colloquy.config.DatabaseSettings;
+import dev.colloquy.config.StorageSettings;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PostgreSQL server Colloquy stores everything in: the external one of the settings, or an
+ * embedded one whose files live under the data directory. Its schema is migrated by Flyway on open.
+ */
+public final class Database implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Database.class);
+
+  private final DatabaseSettings connection;
+  private final HikariDataSource dataSource;
+  private final EmbeddedPostgres embedded;
+  private final DataDirLock lock;
+
+  private Database(DatabaseSettings connection, EmbeddedPostgres embedded, DataDirLock lock) {
+    this.connection = connection;
+    this.embedded = embedded;
+    this.lock = lock;
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(connection.url());
+    pool.setUsername(connection.user());
+    pool.setPassword(connection.password());
+    pool.setMaximumPoolSize(4);
+    pool.setPoolName("colloquy");
+    this.dataSource = new HikariDataSource(pool);
+  }
+
+  /** Opens the configured database (starting the embedded one when none is configured) and migrates it. */
+  public static Database open(StorageSettings storage) {
+    Database database = storage.externalDb().map(Database::external).orElseGet(() -> embedded(storage.dataDir()));
+    try {
+      database.migrate();
+      return database;
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+  }
+
+  private static Database external(DatabaseSettings settings) {
+    log.info("Using external PostgreSQL at {}", settings.url());
+    return new Database(settings, null, null);
+  }
+
+  private static Database embedded(Path dataDir) {
+    DataDirLock lock = DataDirLock.acquire(dataDir);
+    try {
+      Path pgData = dataDir.resolve("postgres");
+      Files.createDirectories(pgData);
+      EmbeddedPostgres postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(pgData)
+              .setCleanDataDirectory(false)
+              .setOverrideWorkingDirectory(dataDir.resolve("postgres-runtime").toFile())
+              .start();
+      log.info("Started embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
+      String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+      return new Database(new DatabaseSettings(url, "postgres", "postgres"), postgres, lock);
+    } catch (IOException e) {
+      lock.close();
+      throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  private void migrate() {
+    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+  }
+
+  /** Where the journal plugin connects. */
+  public DatabaseSettings connection() {
+    return connection;
+  }
+
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  public boolean embedded() {
+    return embedded != null;
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+    if (embedded != null) {
+      try {
+        embedded.close();
+      } catch (IOException e) {
+        log.warn("Embedded PostgreSQL did not stop cleanly", e);
+      }
+    }
+    if (lock != null) {
+      lock.close();
+    }
+  }
+}

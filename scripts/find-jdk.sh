@@ -1,0 +1,26 @@
+# Sourced by ./colloquy and .ci/run: points JAVA_HOME at a JDK >= 21 (JAVA_HOME if it is one,
+# then the java on PATH, then the JDKs under /usr/lib/jvm, newest first), or fails with one line.
+java_major() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n1
+}
+is_jdk21() {
+  [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 1
+  local major
+  major=$(java_major "$1")
+  [ -n "$major" ] && [ "$major" -ge 21 ] 2>/dev/null
+}
+select_jdk() {
+  if [ -n "${JAVA_HOME:-}" ] && is_jdk21 "$JAVA_HOME"; then return 0; fi
+  if command -v javac >/dev/null 2>&1; then
+    local from_path
+    from_path=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
+    if is_jdk21 "$from_path"; then export JAVA_HOME="$from_path"; return 0; fi
+  fi
+  local candidate
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+    candidate=${candidate%/}
+    if is_jdk21 "$candidate"; then export JAVA_HOME="$candidate"; return 0; fi
+  done
+  echo "colloquy: a JDK 21 or newer is required; set JAVA_HOME to one" >&2
+  return 1
+}
