@@ -48,6 +48,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
+  private record AvatarStopped(int runIndex) implements Command {}
+
   private record GraceExpired() implements Command {}
 
   private record CancelDeadlinePassed() implements Command {}
@@ -110,6 +112,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
+        .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
@@ -175,8 +178,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       RunSpec run = plan.runs().get(i);
       ChatModel model = services.models().find(run.model()).orElseThrow();
       ChatRequest request = new ChatRequest(run.model(), messages, passages);
-      avatars.put(i, getContext().spawn(Avatar.create(i, run, model, request, services.llm(), getContext().getSelf()),
-          "run-" + i));
+      ActorRef<Avatar.Command> avatar =
+          getContext().spawn(Avatar.create(i, run, model, request, services.llm(), getContext().getSelf()), "run-" + i);
+      getContext().watchWith(avatar, new AvatarStopped(i));
+      avatars.put(i, avatar);
     }
   }
 
@@ -202,6 +207,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       case CANCELLED -> { }
     }
     return finishIfAllEnded(false);
+  }
+
+  /** An avatar that stopped without reporting (it crashed) ends its run as failed. */
+  private Behavior<Command> onAvatarStopped(AvatarStopped stopped) {
+    if (outcomes[stopped.runIndex()] != null || pendingTerminal != null) {
+      return this;
+    }
+    getContext().getLog().error("Run {} stopped without reporting its outcome", stopped.runIndex());
+    RunOutcome partial = unreported(plan.runs().get(stopped.runIndex()));
+    return onRunEnded(new RunEnded(stopped.runIndex(), new RunOutcome(partial.runId(), partial.provider(),
+        partial.model(), RunOutcome.Status.FAILED, partial.text(), Usage.NONE, partial.latencyMs(), "RUN_CRASHED",
+        "The run stopped unexpectedly")));
   }
 
   /** Reports the outcome once every run has ended, or at once when {@code force} (runs left are cancelled). */

@@ -21,6 +21,7 @@ import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,7 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * An OpenAI-compatible chat endpoint (OpenAI, Gemini's OpenAI endpoint, Ollama, vLLM, llama.cpp)
  * through openai-java. The client retries 429 and 5xx answers itself; those come before the first
- * token, so a stream is never retried once it has produced text.
+ * token, so a stream is never retried once it has produced text. Calls run on the executor given,
+ * which must start a thread per call (virtual threads): cancelling interrupts that thread.
  */
 public final class OpenAiChatModel implements ChatModel {
 
@@ -62,7 +64,7 @@ public final class OpenAiChatModel implements ChatModel {
   @Override
   public ChatStream stream(ChatRequest request, ChatListener listener) {
     Call call = new Call();
-    executor.execute(() -> call.run(params(request), request, listener));
+    executor.execute(() -> call.run(client, params(request), request, listener));
     return call::cancel;
   }
 
@@ -81,35 +83,43 @@ public final class OpenAiChatModel implements ChatModel {
     return params.build();
   }
 
-  /** One streaming call; cancel may come from another thread at any moment, even before the response. */
-  private final class Call {
+  /**
+   * One streaming call. Cancel may come from another thread at any moment, even before the
+   * response: it interrupts the call's own virtual thread, which closes the socket under a
+   * blocked read, so the upstream sees the connection go at once. The response is only ever closed
+   * by the thread that reads it (closing it from another thread races OkHttp's reader).
+   */
+  private static final class Call {
     private final AtomicBoolean cancelled = new AtomicBoolean();
-    private final AtomicReference<StreamResponse<ChatCompletionChunk>> response = new AtomicReference<>();
+    private final AtomicReference<Thread> reader = new AtomicReference<>();
 
-    void run(ChatCompletionCreateParams params, ChatRequest request, ChatListener listener) {
+    void run(OpenAIClient client, ChatCompletionCreateParams params, ChatRequest request, ChatListener listener) {
+      reader.set(Thread.currentThread());
+      if (cancelled.get()) {
+        return;
+      }
       StringBuilder text = new StringBuilder();
       TokenUsage[] reported = {null};
       try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
-        response.set(stream);
-        if (cancelled.get()) {
-          return;
+        Iterator<ChatCompletionChunk> chunks = stream.stream().iterator();
+        while (!cancelled.get() && chunks.hasNext()) {
+          ChatCompletionChunk chunk = chunks.next();
+          chunk.usage().ifPresent(u -> reported[0] = new TokenUsage(u.promptTokens(), u.completionTokens()));
+          for (ChatCompletionChunk.Choice choice : chunk.choices()) {
+            choice.delta().content().filter(token -> !token.isEmpty()).ifPresent(token -> {
+              text.append(token);
+              listener.onToken(token);
+            });
+          }
         }
-        stream.stream()
-            .forEach(
-                chunk -> {
-                  chunk.usage().ifPresent(u -> reported[0] = new TokenUsage(u.promptTokens(), u.completionTokens()));
-                  for (ChatCompletionChunk.Choice choice : chunk.choices()) {
-                    choice.delta().content().filter(s -> !s.isEmpty()).ifPresent(token -> {
-                      text.append(token);
-                      listener.onToken(token);
-                    });
-                  }
-                });
       } catch (RuntimeException e) {
         if (!cancelled.get()) {
           listener.onError(translate(e, !text.isEmpty()));
         }
         return;
+      } finally {
+        reader.set(null);
+        Thread.interrupted();
       }
       if (!cancelled.get()) {
         listener.onComplete(
@@ -121,9 +131,9 @@ public final class OpenAiChatModel implements ChatModel {
 
     void cancel() {
       if (cancelled.compareAndSet(false, true)) {
-        StreamResponse<ChatCompletionChunk> stream = response.get();
-        if (stream != null) {
-          stream.close();
+        Thread thread = reader.get();
+        if (thread != null) {
+          thread.interrupt();
         }
       }
     }
