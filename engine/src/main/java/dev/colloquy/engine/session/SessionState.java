@@ -100,7 +100,7 @@ public record SessionState(
    */
   public JsonNode narrativeDeltaAfter(TurnOutcome outcome) {
     ObjectNode delta = emptyObject();
-    long completed = turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    int completed = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
     delta.put("completed_turns", completed);
     Set<String> sources = new LinkedHashSet<>();
     narrativeState.path("cited_sources").forEach(node -> sources.add(node.asText()));

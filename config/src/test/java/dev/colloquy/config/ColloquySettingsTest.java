@@ -1,0 +1,100 @@
+package dev.colloquy.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ColloquySettingsTest {
+
+  private static ColloquySettings load(String overrides) {
+    return ColloquySettings.create(
+        ConfigFactory.parseString(overrides).withFallback(ConfigFactory.defaultReference()).resolve());
+  }
+
+  @Test
+  void theDefaultsAreTheDocumentedOnes() {
+    ColloquySettings settings = load("");
+    assertThat(settings.http().port()).isEqualTo(8080);
+    assertThat(settings.http().maxMessageBytes()).isEqualTo(32 * 1024);
+    assertThat(settings.http().keepAlive()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(settings.storage().dataDir().getFileName()).hasToString("data");
+    assertThat(settings.storage().externalDb()).isEmpty();
+    assertThat(settings.llm().configured()).isFalse();
+    assertThat(settings.llm().modelNames()).containsExactly("offline");
+    assertThat(settings.session().idleTimeout()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(settings.session().passivationTimeout()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(settings.session().disconnectGrace()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(settings.session().busyPolicy()).isEqualTo(BusyPolicy.REJECT);
+    assertThat(settings.env()).isEqualTo(Environment.DEVELOPMENT);
+  }
+
+  @Test
+  void aConfiguredEndpointServesItsModelsAndTheOfflineResponder() {
+    ColloquySettings settings = load("""
+        colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = [qwen] }
+        colloquy.llm.prices { llama3 { input-per-million = 1.0, output-per-million = 2.0 } }
+        colloquy.session.busy-policy = ENQUEUE
+        colloquy.storage.db { url = "jdbc:postgresql://db:5432/colloquy", user = u, password = s3cret }
+        """);
+    assertThat(settings.llm().modelNames()).containsExactly("llama3", "qwen", "offline");
+    assertThat(settings.llm().defaultModel()).isEqualTo("llama3");
+    assertThat(settings.llm().priceOf("llama3").cost(1_000_000, 500_000)).isEqualTo(2.0);
+    assertThat(settings.llm().priceOf("qwen").cost(1_000_000, 1_000_000)).isZero();
+    assertThat(settings.session().busyPolicy()).isEqualTo(BusyPolicy.ENQUEUE);
+    assertThat(settings.storage().externalDb()).isPresent();
+    assertThat(settings.storage().externalDb().get().toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void secretsNeverAppearInToString() {
+    ColloquySettings settings = load("""
+        colloquy.llm { base-url = "https://api.example.com/v1", model = m, api-key = sk-very-secret }
+        colloquy.admin.token = admin-secret
+        """);
+    assertThat(settings.toString()).doesNotContain("sk-very-secret").doesNotContain("admin-secret");
+  }
+
+  @Test
+  void aBadValueNamesItsKeyAndEnvironmentVariable() {
+    assertThatThrownBy(() -> load("colloquy.http.port = abc"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageStartingWith("Invalid setting colloquy.http.port (env COLLOQUY_HTTP_PORT): ");
+    assertThatThrownBy(() -> load("colloquy.http.port = 70000"))
+        .hasMessage("Invalid setting colloquy.http.port (env COLLOQUY_HTTP_PORT): must be between 0 and 65535, was 70000");
+    assertThatThrownBy(() -> load("colloquy.session.idle-timeout = 0s"))
+        .hasMessageContaining("colloquy.session.idle-timeout (env COLLOQUY_IDLE_TIMEOUT)");
+    assertThatThrownBy(() -> load("colloquy.session.busy-policy = drop"))
+        .hasMessageContaining("COLLOQUY_BUSY_POLICY").hasMessageContaining("[reject, enqueue]");
+    assertThatThrownBy(() -> load("colloquy.env = staging"))
+        .hasMessageContaining("colloquy.env (env COLLOQUY_ENV)");
+  }
+
+  @Test
+  void anEndpointWithoutAModelOrWithABadUrlIsRefused() {
+    assertThatThrownBy(() -> load("colloquy.llm.base-url = \"http://localhost:8090/v1\""))
+        .hasMessage("Invalid setting colloquy.llm.model (env COLLOQUY_LLM_MODEL): is required when colloquy.llm.base-url is set");
+    assertThatThrownBy(() -> load("colloquy.llm { base-url = \"localhost:8090\", model = m }"))
+        .hasMessageContaining("COLLOQUY_LLM_BASE_URL").hasMessageContaining("http://");
+    assertThatThrownBy(() -> load("colloquy.storage.db.url = \"mysql://x\""))
+        .hasMessageContaining("COLLOQUY_DB_URL");
+  }
+
+  @Test
+  void everyDocumentedEnvironmentVariableOverridesItsKeyInReferenceConf() {
+    com.typesafe.config.Config reference = ConfigFactory.parseResources("reference.conf");
+    for (String key : new String[] {"colloquy.env", "colloquy.http.port", "colloquy.storage.data-dir",
+        "colloquy.storage.db.url", "colloquy.storage.db.user", "colloquy.storage.db.password", "colloquy.llm.base-url",
+        "colloquy.llm.api-key", "colloquy.llm.model", "colloquy.session.idle-timeout",
+        "colloquy.session.passivation-timeout", "colloquy.session.disconnect-grace", "colloquy.session.busy-policy",
+        "colloquy.admin.token"}) {
+      String variable = SettingsReader.envVarOf(key);
+      assertThat(variable).as("environment variable of " + key).isNotNull();
+      String resolved = ConfigFactory.parseMap(java.util.Map.of(variable, "from-env")).withFallback(reference)
+          .resolve().getString(key);
+      assertThat(resolved).as(key + " from " + variable).isEqualTo("from-env");
+    }
+  }
+}
