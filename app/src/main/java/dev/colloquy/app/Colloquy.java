@@ -17,6 +17,7 @@ import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.persistence.Database;
+import dev.colloquy.persistence.DatabaseHealth;
 import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalReader;
@@ -80,7 +81,7 @@ public final class Colloquy implements AutoCloseable {
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
-          new HealthRoutes(system, database.dataSource(), blocking));
+          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(routes.route())

@@ -6,7 +6,7 @@ import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.turn.RunOutcome;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.JournalEntry;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -17,7 +17,7 @@ final class JournalPrinter {
 
   private JournalPrinter() {}
 
-  static void print(String sessionId, List<JournalEntry> entries, JsonNode state, PrintStream out)
+  static void print(String sessionId, List<JournalEntry> entries, JsonNode state, PrintWriter out)
       throws JsonProcessingException {
     out.printf("Session %s: %d events (sequence numbers %d..%d)%n%n", sessionId, entries.size(),
         entries.getFirst().sequenceNr(), entries.getLast().sequenceNr());

@@ -12,7 +12,7 @@ import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalEntry;
 import dev.colloquy.persistence.JournalReader;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,6 +27,8 @@ import java.util.concurrent.Callable;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -52,6 +54,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
   Path dataDir;
 
+  @Spec
+  CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
     if (until != null && until < 1) {
@@ -59,16 +64,17 @@ final class ReplayCommand implements Callable<Integer> {
     }
     List<JournalEntry> entries = server != null ? fromServer() : fromDatabase();
     if (entries.isEmpty()) {
-      System.err.println("colloquy: no journal for session " + sessionId);
+      spec.commandLine().getErr().println("colloquy: no journal for session " + sessionId);
       return 2;
     }
     ObjectNode body = JournalJson.body(sessionId, entries);
-    PrintStream out = System.out;
+    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(body));
     } else {
       JournalPrinter.print(sessionId, entries, body.get("state"), out);
     }
+    out.flush();
     return 0;
   }
 

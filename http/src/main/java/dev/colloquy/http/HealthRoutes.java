@@ -1,11 +1,8 @@
 package dev.colloquy.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.sql.Connection;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import javax.sql.DataSource;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -19,37 +16,23 @@ import org.apache.pekko.http.javadsl.server.Route;
 /** Liveness ({@code /health}) and readiness ({@code /ready}: journal reachable, cluster member up). */
 public final class HealthRoutes extends AllDirectives {
 
-  private static final int DB_CHECK_SECONDS = 2;
-
   private final ActorSystem<?> system;
-  private final DataSource dataSource;
-  private final Executor blocking;
+  private final Supplier<CompletionStage<Boolean>> journalReachable;
 
-  public HealthRoutes(ActorSystem<?> system, DataSource dataSource, Executor blocking) {
+  public HealthRoutes(ActorSystem<?> system, Supplier<CompletionStage<Boolean>> journalReachable) {
     this.system = system;
-    this.dataSource = dataSource;
-    this.blocking = blocking;
+    this.journalReachable = journalReachable;
   }
 
   public Route route() {
     return concat(
         path("health", () -> get(() -> json(true, Json.MAPPER.createObjectNode().put("status", "ok")))),
-        path("ready", () -> get(() -> onSuccess(journalReachable(), reachable -> {
+        path("ready", () -> get(() -> onSuccess(journalReachable.get(), reachable -> {
           boolean up = Cluster.get(system).selfMember().status() == MemberStatus.up();
           ObjectNode body = Json.MAPPER.createObjectNode().put("status", reachable && up ? "ready" : "not_ready");
           body.putObject("checks").put("journal", reachable).put("cluster_member_up", up);
           return json(reachable && up, body);
         }))));
-  }
-
-  private CompletionStage<Boolean> journalReachable() {
-    return CompletableFuture.supplyAsync(() -> {
-      try (Connection connection = dataSource.getConnection()) {
-        return connection.isValid(DB_CHECK_SECONDS);
-      } catch (Exception e) {
-        return false;
-      }
-    }, blocking);
   }
 
   private Route json(boolean ok, ObjectNode body) {

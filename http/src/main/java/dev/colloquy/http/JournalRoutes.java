@@ -2,7 +2,7 @@ package dev.colloquy.http;
 
 import dev.colloquy.config.AdminSettings;
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.persistence.JournalReader;
+import dev.colloquy.persistence.SessionJournal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -21,11 +21,11 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public final class JournalRoutes extends AllDirectives {
 
-  private final JournalReader journal;
+  private final SessionJournal journal;
   private final AdminSettings admin;
   private final boolean production;
 
-  public JournalRoutes(JournalReader journal, AdminSettings admin, boolean production) {
+  public JournalRoutes(SessionJournal journal, AdminSettings admin, boolean production) {
     this.journal = journal;
     this.admin = admin;
     this.production = production;

@@ -9,8 +9,8 @@ import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.PersistenceQuery;
 import org.apache.pekko.stream.javadsl.Sink;
 
-/** Reads a session's journal, oldest event first, as it is in the database now. */
-public final class JournalReader {
+/** Reads a session's journal from the JDBC read journal, as it is in the database now. */
+public final class JournalReader implements SessionJournal {
 
   private final ActorSystem<?> system;
   private final JdbcReadJournal readJournal;
@@ -21,6 +21,7 @@ public final class JournalReader {
         PersistenceQuery.get(system).getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
   }
 
+  @Override
   public CompletionStage<List<JournalEntry>> read(String sessionId, long untilSequenceNr) {
     return readJournal
         .currentEventsByPersistenceId(ChatSession.persistenceId(sessionId).id(), 0, untilSequenceNr)

@@ -1,0 +1,110 @@
+package dev.colloquy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+/** Colloquy's HTTP API as a client sees it, over real HTTP/1.1. */
+final class Api {
+
+  static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  record Response(int status, String contentType, String body) {
+    JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (JsonProcessingException e) {
+        throw new AssertionError("not JSON (" + status + "): " + body, e);
+      }
+    }
+  }
+
+  private final String baseUrl;
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+
+  Api(String baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  Response get(String path) throws Exception {
+    return send("GET", path, null);
+  }
+
+  Response post(String path, String body, String... headers) throws Exception {
+    return send("POST", path, body, headers);
+  }
+
+  Response send(String method, String path, String body, String... headers) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+  }
+
+  /** Opens a session and returns its id. */
+  String openSession() throws Exception {
+    Response created = post("/v1/sessions", "{}");
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    return created.json().path("session_id").asText();
+  }
+
+  JsonNode session(String sessionId) throws Exception {
+    Response session = get("/v1/sessions/" + sessionId);
+    assertThat(session.status()).as(session.body()).isEqualTo(200);
+    return session.json();
+  }
+
+  /** {@code POST …/turns} with {@code Accept: text/event-stream}. */
+  SseClient streamTurn(String sessionId, String body) throws Exception {
+    return SseClient.open(http, HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns"))
+        .timeout(TIMEOUT)
+        .header("Accept", "text/event-stream")
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build());
+  }
+
+  /** {@code GET …/turns/{turnId}/events}, resuming after {@code lastEventId} when given. */
+  SseClient joinTurn(String sessionId, String turnId, Long lastEventId) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
+            .timeout(TIMEOUT)
+            .header("Accept", "text/event-stream")
+            .GET();
+    if (lastEventId != null) {
+      request.header("Last-Event-ID", Long.toString(lastEventId));
+    }
+    return SseClient.open(http, request.build());
+  }
+
+  static String turn(String message) {
+    return JSON.createObjectNode().put("message", message).toString();
+  }
+
+  static String turn(String message, List<String> models) {
+    ObjectNode body = JSON.createObjectNode().put("message", message);
+    models.forEach(body.putArray("models")::add);
+    return body.toString();
+  }
+
+  static String turnWithKey(String message, String idempotencyKey) {
+    return JSON.createObjectNode().put("message", message).put("idempotency_key", idempotencyKey).toString();
+  }
+}

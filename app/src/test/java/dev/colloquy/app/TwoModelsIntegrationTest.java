@@ -1,0 +1,110 @@
+package dev.colloquy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.mockllm.MockLlmServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One turn fanned out to two models, one of which fails: both runs are streamed and both are journaled. */
+class TwoModelsIntegrationTest {
+
+  @TempDir
+  static Path dataDir;
+
+  private static MockLlmServer mock;
+  private static Colloquy colloquy;
+  private static Api api;
+
+  @BeforeAll
+  static void start() throws Exception {
+    mock = TestColloquy.startMock();
+    colloquy = TestColloquy.start(mock, dataDir);
+    api = new Api(colloquy.baseUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (colloquy != null) {
+      colloquy.close();
+    }
+    if (mock != null) {
+      mock.close();
+    }
+  }
+
+  @Test
+  void aFailingModelFailsItsRunAndTheOtherCompletesTheTurn() throws Exception {
+    String sessionId = api.openSession();
+
+    List<SseEvent> events;
+    try (SseClient stream = api.streamTurn(sessionId,
+        Api.turn("Two opinions, please", List.of(TestColloquy.MODEL, TestColloquy.BROKEN_MODEL)))) {
+      events = stream.readToEnd(Duration.ofSeconds(30));
+    }
+
+    List<String> runIds = new ArrayList<>();
+    events.getFirst().json().path("run_ids").forEach(id -> runIds.add(id.asText()));
+    assertThat(runIds).hasSize(2).doesNotHaveDuplicates();
+    String expectedText = mock.settings().text(mock.settings().tokens());
+    SseEvent completed = single(events, "run.completed");
+    SseEvent failed = single(events, "run.failed");
+    assertThat(completed.text("run_id")).isEqualTo(runIds.get(0));
+    assertThat(completed.text("model")).isEqualTo(TestColloquy.MODEL);
+    assertThat(completed.text("text")).isEqualTo(expectedText);
+    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(mock.settings().tokens());
+    assertThat(failed.text("run_id")).isEqualTo(runIds.get(1));
+    assertThat(failed.text("code")).isNotBlank();
+    assertThat(failed.text("message")).isNotBlank().doesNotContain("Exception", "at dev.");
+    assertThat(events).filteredOn(event -> event.event().equals("token"))
+        .allSatisfy(token -> assertThat(token.text("run_id")).isEqualTo(runIds.get(0)));
+    assertThat(events.getLast().event()).isEqualTo("turn.completed");
+    assertThat(events.getLast().text("text")).isEqualTo(expectedText);
+    assertThat(events).filteredOn(SseEvent::terminal).hasSize(1);
+    String turnId = events.getFirst().text("turn_id");
+
+    JsonNode messages = api.session(sessionId).path("messages");
+    assertThat(messages).hasSize(2);
+    assertThat(messages.get(1).path("run_id").asText()).isEqualTo(runIds.get(0));
+    assertThat(messages.get(1).path("model").asText()).isEqualTo(TestColloquy.MODEL);
+
+    Api.Response journal = api.get("/v1/sessions/" + sessionId + "/journal");
+    assertThat(journal.status()).as(journal.body()).isEqualTo(200);
+    JsonNode turnCompleted = single(journal.json().path("events"), "TurnCompleted");
+    assertThat(turnCompleted.path("event").path("turn_id").asText()).isEqualTo(turnId);
+    JsonNode runs = turnCompleted.path("event").path("outcome").path("runs");
+    assertThat(runs).hasSize(2);
+    assertThat(runs.get(0).path("run_id").asText()).isEqualTo(runIds.get(0));
+    assertThat(runs.get(0).path("model").asText()).isEqualTo(TestColloquy.MODEL);
+    assertThat(runs.get(0).path("status").asText()).isEqualTo("COMPLETED");
+    assertThat(runs.get(0).path("text").asText()).isEqualTo(expectedText);
+    assertThat(runs.get(1).path("run_id").asText()).isEqualTo(runIds.get(1));
+    assertThat(runs.get(1).path("model").asText()).isEqualTo(TestColloquy.BROKEN_MODEL);
+    assertThat(runs.get(1).path("status").asText()).isEqualTo("FAILED");
+    assertThat(runs.get(1).path("error_code").asText()).isEqualTo(failed.text("code"));
+  }
+
+  private static SseEvent single(List<SseEvent> events, String name) {
+    List<SseEvent> matching = events.stream().filter(event -> event.event().equals(name)).toList();
+    assertThat(matching).as("%s events in %s", name, events).hasSize(1);
+    return matching.getFirst();
+  }
+
+  private static JsonNode single(JsonNode journalEvents, String type) {
+    List<JsonNode> matching = new ArrayList<>();
+    journalEvents.forEach(event -> {
+      if (event.path("type").asText().equals(type)) {
+        matching.add(event);
+      }
+    });
+    assertThat(matching).as("%s in the journal %s", type, journalEvents).hasSize(1);
+    return matching.getFirst();
+  }
+}

@@ -1,0 +1,241 @@
+package dev.colloquy.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
+import dev.colloquy.engine.model.ChatModel;
+import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.model.openai.OpenAiChatModel;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.mockllm.MockLlmSettings;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitSnapshotPlugin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The canonical routes over real HTTP on one cluster node with the in-memory journal; the model is
+ * the mock server. Streams are read and parsed as an EventSource client would.
+ */
+class SessionRoutesTest {
+
+  private static final MockLlmSettings MOCK = MockLlmSettings.defaults().withTokens(6)
+      .withDelays(Duration.ofMillis(10), Duration.ofMillis(10));
+
+  private static ActorTestKit testKit;
+  private static MockLlmServer mock;
+  private static ServerBinding binding;
+  private static ExecutorService blocking;
+  private static String base;
+  private static final HttpClient client = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    mock = MockLlmServer.start(MOCK, "127.0.0.1", 0);
+    Config config = ConfigFactory.parseString("""
+            pekko.actor.provider = cluster
+            pekko.remote.artery.canonical { hostname = "127.0.0.1", port = 0 }
+            pekko.persistence.journal.auto-start-journals = []
+            colloquy.http.keep-alive = 150ms
+            colloquy.llm { base-url = "%s", model = mock, max-retries = 0 }
+            """.formatted(mock.baseUrl()))
+        .withFallback(PersistenceTestKitPlugin.getInstance().config())
+        .withFallback(PersistenceTestKitSnapshotPlugin.config())
+        .withFallback(ConfigFactory.load());
+    testKit = ActorTestKit.create("routes", config);
+    Cluster cluster = Cluster.get(testKit.system());
+    cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    ColloquySettings settings = ColloquySettings.create(config);
+    blocking = Executors.newVirtualThreadPerTaskExecutor();
+    Map<String, ChatModel> models = new LinkedHashMap<>();
+    models.put("mock", new OpenAiChatModel(settings.llm(), blocking));
+    models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
+    ChatSession.init(testKit.system(), new EngineServices(settings.session(), settings.llm(),
+        new ModelCatalog(models, "mock"), new EmptyKnowledgeBase(), (id, seq) -> CompletableFuture.completedFuture(null)));
+    ApiRoutes routes = new ApiRoutes(
+        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
+        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)));
+    binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    base = "http://127.0.0.1:" + binding.localAddress().getPort();
+  }
+
+  @AfterAll
+  static void stop() {
+    binding.unbind();
+    testKit.shutdownTestKit();
+    mock.close();
+    blocking.shutdownNow();
+  }
+
+  private static HttpResponse<String> send(String method, String path, String body, String... headers)
+      throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+        .header("Content-Type", "application/json")
+        .timeout(Duration.ofSeconds(20));
+    for (int i = 0; i < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String openSession() throws Exception {
+    HttpResponse<String> response = send("POST", "/v1/sessions", "{}");
+    assertThat(response.statusCode()).isEqualTo(201);
+    return Json.MAPPER.readTree(response.body()).path("session_id").asText();
+  }
+
+  private static SseParser stream(String path, String body, String... headers) throws Exception {
+    List<String> all = new ArrayList<>(List.of(headers));
+    all.add("Accept");
+    all.add("text/event-stream");
+    HttpResponse<String> response = send(body == null ? "GET" : "POST", path, body, all.toArray(String[]::new));
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+    return SseParser.parse(response.body());
+  }
+
+  private static void assertError(HttpResponse<String> response, int status, String code) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    JsonNode error = Json.MAPPER.readTree(response.body()).path("error");
+    assertThat(error.path("code").asText()).isEqualTo(code);
+    assertThat(error.path("message").asText()).isNotBlank();
+    assertThat(error.path("trace_id").asText()).hasSize(32);
+    assertThat(response.body()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void hostileModelOutputNeverBreaksTheFraming() throws Exception {
+    String hostileToken = "x\r\nevent: turn.completed\r\ndata: {\"evil\":true}\n\nid: 999\r{i}";
+    mock.reconfigure(MOCK.withTokenText(hostileToken));
+    try {
+      String sessionId = openSession();
+      SseParser parsed = stream("/v1/sessions/" + sessionId + "/turns", "{\"message\":\"go\"}");
+      List<SseEvent> tokens = parsed.events.stream().filter(e -> e.name().equals("token")).toList();
+      assertThat(tokens).hasSize(6);
+      String text = tokens.stream().map(e -> e.json().path("text").asText()).reduce("", String::concat);
+      assertThat(text).isEqualTo(MOCK.withTokenText(hostileToken).text(6));
+      assertThat(parsed.events).filteredOn(e -> e.name().startsWith("turn.") && !e.name().equals("turn.started"))
+          .hasSize(1);
+      assertThat(parsed.events.getLast().name()).isEqualTo("turn.completed");
+      assertThat(parsed.events.getLast().json().path("text").asText()).isEqualTo(text);
+      List<Long> ids = parsed.events.stream().map(e -> Long.parseLong(e.id())).toList();
+      assertThat(ids).isSorted().doesNotHaveDuplicates().startsWith(1L).endsWith((long) ids.size());
+    } finally {
+      mock.reconfigure(MOCK);
+    }
+  }
+
+  @Test
+  void aQuietStreamGetsKeepAliveComments() throws Exception {
+    mock.reconfigure(MOCK.withTimeToFirstToken(Duration.ofMillis(700)));
+    try {
+      SseParser parsed = stream("/v1/sessions/" + openSession() + "/turns", "{\"message\":\"go\"}");
+      assertThat(parsed.comments).contains("keep-alive");
+      assertThat(parsed.events.getLast().name()).isEqualTo("turn.completed");
+    } finally {
+      mock.reconfigure(MOCK);
+    }
+  }
+
+  @Test
+  void joiningAFinishedTurnReplaysExactlyTheEventsAfterLastEventId() throws Exception {
+    String sessionId = openSession();
+    SseParser live = stream("/v1/sessions/" + sessionId + "/turns", "{\"message\":\"hello\"}");
+    String turnId = live.events.getFirst().json().path("turn_id").asText();
+    String path = "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events";
+    assertThat(stream(path, null).events).isEqualTo(live.events);
+    assertThat(stream(path, null, "Last-Event-ID", "4").events).isEqualTo(live.events.subList(4, live.events.size()));
+    assertThat(stream(path + "?last_event_id=2", null).events).isEqualTo(live.events.subList(2, live.events.size()));
+    assertError(send("GET", path, null, "Last-Event-ID", "four"), 400, "INVALID_LAST_EVENT_ID");
+    assertError(send("GET", "/v1/sessions/" + sessionId + "/turns/" + java.util.UUID.randomUUID() + "/events", null),
+        404, "TURN_NOT_FOUND");
+  }
+
+  @Test
+  void aTurnAsJsonReturnsItsOutcomeOnceComplete() throws Exception {
+    String sessionId = openSession();
+    HttpResponse<String> response = send("POST", "/v1/sessions/" + sessionId + "/turns",
+        "{\"message\":\"hello\",\"models\":[\"mock\",\"offline\"]}");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode body = Json.MAPPER.readTree(response.body());
+    assertThat(body.path("status").asText()).isEqualTo("completed");
+    assertThat(body.path("text").asText()).isEqualTo(MOCK.text(6));
+    assertThat(body.path("runs")).hasSize(2);
+    assertThat(body.path("usage").path("completion_tokens").asLong()).isGreaterThanOrEqualTo(6);
+  }
+
+  @Test
+  void badRequestsGetTheErrorBody() throws Exception {
+    String sessionId = openSession();
+    String turns = "/v1/sessions/" + sessionId + "/turns";
+    assertError(send("POST", turns, "{\"message\":"), 400, "MALFORMED_JSON");
+    assertError(send("POST", turns, "[1,2]"), 400, "MALFORMED_JSON");
+    assertError(send("POST", turns, "{}"), 422, "MESSAGE_REQUIRED");
+    assertError(send("POST", turns, "{\"message\":\"   \"}"), 422, "EMPTY_MESSAGE");
+    assertError(send("POST", turns, "{\"message\":42}"), 422, "INVALID_FIELD");
+    assertError(send("POST", turns, "{\"message\":\"" + "x".repeat(33 * 1024) + "\"}"), 413, "MESSAGE_TOO_LARGE");
+    assertError(send("POST", turns, "{\"message\":\"hi\",\"models\":[\"gpt-9\"]}"), 422, "UNKNOWN_MODEL");
+    assertError(send("POST", turns, "{\"message\":\"hi\",\"turn_id\":\"not-a-uuid\"}"), 422, "INVALID_FIELD");
+    assertError(send("POST", turns, "{\"message\":\"hi\",\"idempotency_key\":\"\"}"), 422, "INVALID_FIELD");
+    assertError(send("GET", "/v1/sessions/" + java.util.UUID.randomUUID(), null), 404, "SESSION_NOT_FOUND");
+    assertError(send("GET", "/v1/sessions/not-a-uuid", null), 404, "SESSION_NOT_FOUND");
+    assertError(send("POST", "/v1/sessions", "{\"session_id\":\"" + sessionId + "\"}"), 409, "SESSION_EXISTS");
+    assertError(send("POST", "/v1/sessions", "{\"metadata\":[1]}"), 422, "INVALID_FIELD");
+    assertError(send("PUT", "/v1/sessions", "{}"), 405, "METHOD_NOT_ALLOWED");
+    assertError(send("GET", "/v2/nothing", null), 404, "NOT_FOUND");
+    assertError(send("POST", turns + "/" + java.util.UUID.randomUUID() + "/cancel", null), 404, "TURN_NOT_FOUND");
+  }
+
+  @Test
+  void aClientChosenSessionIdIsAcceptedOnceAndCloseIsIdempotent() throws Exception {
+    String chosen = java.util.UUID.randomUUID().toString();
+    HttpResponse<String> created = send("POST", "/v1/sessions", "{\"session_id\":\"" + chosen + "\",\"persona\":\"p\"}");
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(Json.MAPPER.readTree(created.body()).path("session_id").asText()).isEqualTo(chosen);
+    HttpResponse<String> closed = send("POST", "/v1/sessions/" + chosen + "/close", "");
+    assertThat(closed.statusCode()).isEqualTo(200);
+    assertThat(Json.MAPPER.readTree(closed.body()).path("status").asText()).isEqualTo("closed");
+    assertThat(Json.MAPPER.readTree(closed.body()).path("reason").asText()).isEqualTo("closed");
+    assertThat(send("POST", "/v1/sessions/" + chosen + "/close", "{}").statusCode()).isEqualTo(200);
+    assertError(send("POST", "/v1/sessions/" + chosen + "/turns", "{\"message\":\"hi\"}"), 409, "SESSION_CLOSED");
+    assertThat(send("DELETE", "/v1/sessions/" + chosen, null).statusCode()).isEqualTo(204);
+    assertError(send("GET", "/v1/sessions/" + chosen, null), 404, "SESSION_NOT_FOUND");
+  }
+
+  @Test
+  void healthAndReadiness() throws Exception {
+    assertThat(send("GET", "/health", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> ready = send("GET", "/ready", null);
+    assertThat(Json.MAPPER.readTree(ready.body()).path("checks").path("journal").asBoolean()).isTrue();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.colloquy.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.colloquy.engine.turn.TurnEvent;
+import dev.colloquy.engine.turn.TurnFrame;
+import org.junit.jupiter.api.Test;
+
+class SseFramingTest {
+
+  @Test
+  void hostileTokenTextStaysInsideOneEvent() {
+    String hostile = "a\r\nevent: turn.completed\rdata: {}\n\nid: 99\r\r: x\u2028\u0000";
+    TurnFrame frame = new TurnFrame(7, "s1", "t1", "tr1", new TurnEvent.Token("r1", hostile));
+    SseParser parsed = SseParser.parse(SseFraming.canonical(frame).utf8String());
+    assertThat(parsed.events).hasSize(1);
+    SseEvent event = parsed.events.getFirst();
+    assertThat(event.name()).isEqualTo("token");
+    assertThat(event.id()).isEqualTo("7");
+    assertThat(event.json().path("text").asText()).isEqualTo(hostile);
+    assertThat(event.json().path("run_id").asText()).isEqualTo("r1");
+    assertThat(event.json().path("trace_id").asText()).isEqualTo("tr1");
+  }
+
+  @Test
+  void keepAliveIsAComment() {
+    SseParser parsed = SseParser.parse(SseFraming.KEEP_ALIVE.utf8String());
+    assertThat(parsed.events).isEmpty();
+    assertThat(parsed.comments).containsExactly("keep-alive");
+  }
+
+  @Test
+  void everyCanonicalEventCarriesTheCommonFields() {
+    TurnFrame frame = new TurnFrame(1, "s", "t", "tr", new TurnEvent.Cancelled("disconnected"));
+    SseEvent event = SseParser.parse(SseFraming.canonical(frame).utf8String()).events.getFirst();
+    assertThat(event.name()).isEqualTo("turn.cancelled");
+    assertThat(event.json().path("reason").asText()).isEqualTo("disconnected");
+    assertThat(event.json().path("session_id").asText()).isEqualTo("s");
+    assertThat(event.json().path("turn_id").asText()).isEqualTo("t");
+  }
+}
