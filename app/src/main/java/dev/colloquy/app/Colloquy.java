@@ -5,7 +5,6 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
-import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -14,6 +13,7 @@ import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
+import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.persistence.Database;
@@ -49,14 +49,16 @@ public final class Colloquy implements AutoCloseable {
   private final ActorSystem<Void> system;
   private final ServerBinding binding;
   private final ExecutorService blocking;
+  private final Knowledge knowledge;
 
   private Colloquy(ColloquySettings settings, Database database, ActorSystem<Void> system, ServerBinding binding,
-      ExecutorService blocking) {
+      ExecutorService blocking, Knowledge knowledge) {
     this.settings = settings;
     this.database = database;
     this.system = system;
     this.binding = binding;
     this.blocking = blocking;
+    this.knowledge = knowledge;
   }
 
   /** Loads the configuration (overrides first, then application.conf, environment, reference.conf). */
@@ -71,17 +73,20 @@ public final class Colloquy implements AutoCloseable {
     Database database = Database.open(settings.storage());
     ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
     ActorSystem<Void> system = null;
+    Knowledge knowledge = null;
     try {
+      knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource());
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection()).withFallback(config));
       joinCluster(system);
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models(settings.llm(), blocking),
-          new EmptyKnowledgeBase(), new JdbcJournalPurger(database.dataSource(), blocking));
+          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking));
       ChatSession.init(system, services);
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
-          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)));
+          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)),
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route());
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(routes.route())
@@ -91,13 +96,16 @@ public final class Colloquy implements AutoCloseable {
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), settings.llm().modelNames(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
-      return new Colloquy(settings, database, system, binding, blocking);
+      return new Colloquy(settings, database, system, binding, blocking, knowledge);
     } catch (Exception e) {
       if (system != null) {
         system.terminate();
         system.getWhenTerminated().toCompletableFuture().join();
       }
       blocking.shutdownNow();
+      if (knowledge != null) {
+        knowledge.close();
+      }
       database.close();
       throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start", e);
     }
@@ -147,6 +155,7 @@ public final class Colloquy implements AutoCloseable {
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().join();
     blocking.shutdownNow();
+    knowledge.close();
     database.close();
   }
 

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Colloquy's HTTP API as a client sees it, over real HTTP/1.1. */
 final class Api {
@@ -83,6 +85,16 @@ final class Api {
 
   /** {@code GET …/turns/{turnId}/events}, resuming after {@code lastEventId} when given. */
   SseClient joinTurn(String sessionId, String turnId, Long lastEventId) throws Exception {
+    return SseClient.open(http, joinRequest(sessionId, turnId, lastEventId));
+  }
+
+  /** The same join, answered whatever its status, its body not read yet. */
+  HttpResponse<InputStream> joinTurnResponse(String sessionId, String turnId, Long lastEventId) throws Exception {
+    return http.sendAsync(joinRequest(sessionId, turnId, lastEventId), HttpResponse.BodyHandlers.ofInputStream())
+        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  private HttpRequest joinRequest(String sessionId, String turnId, Long lastEventId) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
             .timeout(TIMEOUT)
@@ -91,7 +103,7 @@ final class Api {
     if (lastEventId != null) {
       request.header("Last-Event-ID", Long.toString(lastEventId));
     }
-    return SseClient.open(http, request.build());
+    return request.build();
   }
 
   static String turn(String message) {

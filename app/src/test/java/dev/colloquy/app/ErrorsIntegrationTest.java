@@ -111,6 +111,8 @@ class ErrorsIntegrationTest {
 
       assertError(second, 409, "TURN_IN_PROGRESS");
       assertThat(second.json().path("error").path("message").asText()).contains(turnId);
+      Api.Response secondAsStream = api.send("POST", turns(), Api.turn("are you done yet?"), "Accept", "text/event-stream");
+      assertError(secondAsStream, 409, "TURN_IN_PROGRESS");
       assertThat(api.post(turns() + "/" + turnId + "/cancel", "").status()).isEqualTo(202);
       assertThat(running.readToEnd(Duration.ofSeconds(30)).getLast().event()).isEqualTo("turn.cancelled");
     }

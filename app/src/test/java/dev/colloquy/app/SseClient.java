@@ -60,6 +60,11 @@ final class SseClient implements AutoCloseable {
     return new SseClient(response);
   }
 
+  /** Reads the body of a response already checked to be an event stream. */
+  static SseClient of(HttpResponse<InputStream> response) {
+    return new SseClient(response);
+  }
+
   HttpResponse<InputStream> response() {
     return response;
   }

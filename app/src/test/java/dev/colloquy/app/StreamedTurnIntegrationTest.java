@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,6 +134,32 @@ class StreamedTurnIntegrationTest {
     for (int i = 0; i < resumed.size(); i++) {
       SseEvent original = live.get(lastSeen + i);
       assertThat(resumed.get(i).json()).as("data of event %s", original.id()).isEqualTo(original.json());
+    }
+  }
+
+  /**
+   * An EventSource reconnects by itself when a stream closes, with the id of the terminal event as
+   * Last-Event-ID. Nothing follows that id, so the server must end the stream at once (or answer 204
+   * No Content, which tells an EventSource to stop reconnecting) instead of holding it open forever.
+   */
+  @Test
+  void reconnectingAfterTheTerminalEventEndsAtOnce() throws Exception {
+    String sessionId = api.openSession();
+    List<SseEvent> live;
+    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Finish, then let me reconnect"))) {
+      live = stream.readToEnd(TURN_TIMEOUT);
+    }
+    String turnId = live.getFirst().text("turn_id");
+
+    HttpResponse<InputStream> response = api.joinTurnResponse(sessionId, turnId, live.getLast().number());
+
+    if (response.statusCode() == 204) {
+      response.body().close();
+      return;
+    }
+    assertThat(response.statusCode()).isEqualTo(200);
+    try (SseClient stream = SseClient.of(response)) {
+      assertThat(stream.readToEnd(Duration.ofSeconds(5))).isEmpty();
     }
   }
 

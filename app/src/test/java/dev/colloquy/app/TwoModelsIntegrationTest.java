@@ -91,6 +91,31 @@ class TwoModelsIntegrationTest {
     assertThat(runs.get(1).path("error_code").asText()).isEqualTo(failed.text("code"));
   }
 
+  @Test
+  void whenEveryModelFailsTheStreamEndsWithTurnFailedAndJsonGets502() throws Exception {
+    String sessionId = api.openSession();
+    String body = Api.turn("Anyone there?", List.of(TestColloquy.BROKEN_MODEL));
+
+    List<SseEvent> events;
+    try (SseClient stream = api.streamTurn(sessionId, body)) {
+      events = stream.readToEnd(Duration.ofSeconds(30));
+    }
+
+    assertThat(events).filteredOn(SseEvent::terminal).hasSize(1);
+    assertThat(single(events, "run.failed").text("code")).isNotBlank();
+    SseEvent failed = events.getLast();
+    assertThat(failed.event()).isEqualTo("turn.failed");
+    assertThat(failed.text("code")).isEqualTo("ALL_RUNS_FAILED");
+    assertThat(failed.text("message")).isNotBlank().doesNotContain("Exception", "at dev.");
+    assertThat(api.session(sessionId).path("messages")).hasSize(1);
+
+    Api.Response json = api.post("/v1/sessions/" + sessionId + "/turns", body);
+    assertThat(json.status()).as(json.body()).isEqualTo(502);
+    assertThat(json.json().path("error").path("code").asText()).isEqualTo("ALL_RUNS_FAILED");
+    assertThat(json.json().path("error").path("trace_id").asText()).isNotBlank();
+    assertThat(json.body()).doesNotContain("Exception", "at dev.");
+  }
+
   private static SseEvent single(List<SseEvent> events, String name) {
     List<SseEvent> matching = events.stream().filter(event -> event.event().equals(name)).toList();
     assertThat(matching).as("%s events in %s", name, events).hasSize(1);

@@ -9,6 +9,7 @@ public record ColloquySettings(
     StorageSettings storage,
     LlmSettings llm,
     SessionSettings session,
+    KnowledgeSettings knowledge,
     AdminSettings admin) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
@@ -20,6 +21,7 @@ public record ColloquySettings(
         StorageSettings.create(reader),
         LlmSettings.create(reader),
         SessionSettings.create(reader),
+        KnowledgeSettings.create(reader),
         AdminSettings.create(reader));
   }
 

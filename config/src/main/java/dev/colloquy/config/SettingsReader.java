@@ -30,7 +30,19 @@ final class SettingsReader {
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
           Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
           Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),
-          Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"));
+          Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"),
+          Map.entry("colloquy.knowledge.store", "COLLOQUY_VECTOR_STORE"),
+          Map.entry("colloquy.knowledge.qdrant.host", "COLLOQUY_QDRANT_HOST"),
+          Map.entry("colloquy.knowledge.qdrant.port", "COLLOQUY_QDRANT_PORT"),
+          Map.entry("colloquy.knowledge.qdrant.api-key", "COLLOQUY_QDRANT_API_KEY"),
+          Map.entry("colloquy.knowledge.embedding.base-url", "COLLOQUY_EMBEDDING_BASE_URL"),
+          Map.entry("colloquy.knowledge.embedding.api-key", "COLLOQUY_EMBEDDING_API_KEY"),
+          Map.entry("colloquy.knowledge.embedding.model", "COLLOQUY_EMBEDDING_MODEL"),
+          Map.entry("colloquy.knowledge.embedding.dimensions", "COLLOQUY_EMBEDDING_DIMENSIONS"),
+          Map.entry("colloquy.knowledge.rerank.base-url", "COLLOQUY_RERANK_BASE_URL"),
+          Map.entry("colloquy.knowledge.rerank.api-key", "COLLOQUY_RERANK_API_KEY"),
+          Map.entry("colloquy.knowledge.rerank.model", "COLLOQUY_RERANK_MODEL"),
+          Map.entry("colloquy.knowledge.ingestion.max-upload", "COLLOQUY_MAX_UPLOAD"));
 
   private final Config config;
 
@@ -72,6 +84,10 @@ final class SettingsReader {
       throw invalid(key, "must be at least " + min + " bytes, was " + value);
     }
     return value;
+  }
+
+  boolean bool(String key) {
+    return read(key, () -> config.getBoolean(key));
   }
 
   double nonNegativeDouble(String key) {

@@ -8,6 +8,9 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
 import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MissingFormFieldRejection;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.http.javadsl.server.RejectionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
@@ -24,18 +27,20 @@ public final class ApiRoutes extends AllDirectives {
   private final SessionRoutes sessions;
   private final JournalRoutes journal;
   private final HealthRoutes health;
+  private final Route knowledge;
 
-  public ApiRoutes(SessionRoutes sessions, JournalRoutes journal, HealthRoutes health) {
+  public ApiRoutes(SessionRoutes sessions, JournalRoutes journal, HealthRoutes health, Route knowledge) {
     this.sessions = sessions;
     this.journal = journal;
     this.health = health;
+    this.knowledge = knowledge;
   }
 
   public Route route() {
     return extractRequest(request -> {
       String traceId = newTraceId();
       return handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-          concat(health.route(), journal.route(), sessions.route(traceId))));
+          concat(health.route(), journal.route(), knowledge, sessions.route(traceId))));
     });
   }
 
@@ -52,6 +57,10 @@ public final class ApiRoutes extends AllDirectives {
           if (cause instanceof ApiException api) {
             return complete(Errors.of(api, traceId));
           }
+          if (cause instanceof EntityStreamSizeException tooLarge) {
+            return complete(Errors.response(StatusCodes.PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE",
+                "The request body is larger than the limit of " + tooLarge.limit() + " bytes", traceId));
+          }
           log.error("Request failed (trace {})", traceId, cause);
           return complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, "INTERNAL_ERROR",
               "The server could not complete the request", traceId));
@@ -63,6 +72,11 @@ public final class ApiRoutes extends AllDirectives {
     return RejectionHandler.newBuilder()
         .handleAll(MethodRejection.class, rejected -> complete(Errors.response(StatusCodes.METHOD_NOT_ALLOWED,
             "METHOD_NOT_ALLOWED", "Method not allowed here; use " + rejected.get(0).supported().value(), traceId)))
+        .handle(MissingFormFieldRejection.class, rejected -> complete(Errors.response(StatusCodes.BAD_REQUEST,
+            "FIELD_REQUIRED", "The multipart form field '" + rejected.fieldName() + "' is required", traceId)))
+        .handleAll(UnsupportedRequestContentTypeRejection.class, rejected -> complete(Errors.response(
+            StatusCodes.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
+            "Unsupported Content-Type; expected " + rejected.get(0).getSupported(), traceId)))
         .handle(MalformedRequestContentRejection.class, rejected -> complete(Errors.response(StatusCodes.BAD_REQUEST,
             "MALFORMED_REQUEST", rejected.message(), traceId)))
         .handleNotFound(complete(Errors.response(StatusCodes.NOT_FOUND, "NOT_FOUND", "No such endpoint", traceId)))

@@ -139,14 +139,27 @@ public final class SessionRoutes extends AllDirectives {
     throw new ApiException(StatusCodes.BAD_REQUEST, "INVALID_LAST_EVENT_ID", "Last-Event-ID must be a non-negative event id");
   }
 
-  /** Serves an accepted turn as SSE or, once it has ended, as JSON; a refusal discards the subscriber. */
+  /**
+   * Serves an accepted turn as SSE or, once it has ended, as JSON; a refusal discards the
+   * subscriber. A client that has already seen every frame of an ended turn gets 204, which tells an
+   * EventSource to stop reconnecting.
+   */
   private Route stream(CompletionStage<ChatSession.Reply> reply, Source<TurnFrame, NotUsed> frames, boolean events) {
-    CompletionStage<ChatSession.Reply> accepted = reply.whenComplete((r, error) -> {
-      if (error != null || r instanceof ChatSession.Rejected) {
+    CompletionStage<ChatSession.TurnReply> accepted = reply.whenComplete((r, error) -> {
+      if (error != null || r instanceof ChatSession.Rejected || nothingFollows(r)) {
         sessions.discard(frames);
       }
-    }).thenApply(SessionRoutes::accepted);
-    return onSuccess(accepted, turn -> events ? complete(sse(frames)) : onSuccess(collect(frames), this::turnResult));
+    }).thenApply(r -> (ChatSession.TurnReply) accepted(r));
+    return onSuccess(accepted, turn -> {
+      if (nothingFollows(turn)) {
+        return complete(StatusCodes.NO_CONTENT);
+      }
+      return events ? complete(sse(frames)) : onSuccess(collect(frames), this::turnResult);
+    });
+  }
+
+  private static boolean nothingFollows(ChatSession.Reply reply) {
+    return reply instanceof ChatSession.TurnReply turn && turn.ended() && turn.replayed() == 0;
   }
 
   private HttpResponse sse(Source<TurnFrame, NotUsed> frames) {

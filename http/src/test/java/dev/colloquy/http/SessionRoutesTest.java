@@ -82,7 +82,8 @@ class SessionRoutesTest {
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
         new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
-        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)));
+        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
+        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     base = "http://127.0.0.1:" + binding.localAddress().getPort();

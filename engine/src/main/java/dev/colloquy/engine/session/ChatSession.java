@@ -97,7 +97,17 @@ public final class ChatSession
 
   public record SessionReply(SessionView session) implements Reply {}
 
-  public record TurnReply(String turnId, String traceId, boolean existing) implements Reply {}
+  /**
+   * A turn accepted or joined. {@code ended} turns are replayed from the journal: {@code replayed}
+   * frames were sent, and none when the client had already seen them all.
+   */
+  public record TurnReply(String turnId, String traceId, boolean existing, boolean ended, int replayed)
+      implements Reply {
+
+    static TurnReply live(TurnRecord turn, boolean existing) {
+      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0);
+    }
+  }
 
   public record Done() implements Reply {}
 
@@ -170,8 +180,11 @@ public final class ChatSession
   private final ActorRef<TurnEnded> turnEnded;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
-  /** Subscribers of queued turns, handed to the supervisor when the turn starts. */
-  private final Map<String, List<ActorRef<TurnFrame>>> waiting = new HashMap<>();
+  /** A subscriber of a turn that has no supervisor yet, and the last frame id it has seen. */
+  private record Waiter(ActorRef<TurnFrame> subscriber, long afterId) {}
+
+  /** Subscribers of queued (or, right after recovery, interrupted) turns, by turn id. */
+  private final Map<String, List<Waiter>> waiting = new HashMap<>();
   /** A close or delete waits for the running turn to be cancelled; no queued turn starts meanwhile. */
   private boolean closing;
 
@@ -283,8 +296,7 @@ public final class ChatSession
       existing = state.turn(start.turnId());
     }
     if (existing.isPresent()) {
-      subscribe(existing.get(), 0, start.subscriber());
-      return Effect().reply(start.replyTo(), new TurnReply(existing.get().turnId(), existing.get().traceId(), true));
+      return Effect().reply(start.replyTo(), subscribe(existing.get(), 0, start.subscriber()));
     }
     if (!state.open()) {
       return Effect().reply(start.replyTo(), new Rejected(SESSION_CLOSED, "The session is closed", null));
@@ -314,12 +326,12 @@ public final class ChatSession
         .persist(events)
         .thenRun(accepted -> {
           TurnRecord turn = accepted.turn(turnId).orElseThrow();
-          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(start.subscriber());
+          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(start.subscriber(), 0));
           if (running.isEmpty()) {
             startTurn(accepted, turn);
           }
         })
-        .thenReply(start.replyTo(), accepted -> new TurnReply(turnId, start.traceId(), false));
+        .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false));
   }
 
   private Rejected validate(StartTurn start) {
@@ -346,8 +358,8 @@ public final class ChatSession
         context.spawn(TurnSupervisor.create(plan, services, turnEnded), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
     supervisors.put(turn.turnId(), supervisor);
-    for (ActorRef<TurnFrame> subscriber : waiting.getOrDefault(turn.turnId(), List.of())) {
-      supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber));
+    for (Waiter waiter : waiting.getOrDefault(turn.turnId(), List.of())) {
+      supervisor.tell(new TurnSupervisor.Subscribe(waiter.afterId(), waiter.subscriber()));
     }
     waiting.remove(turn.turnId());
   }
@@ -357,24 +369,27 @@ public final class ChatSession
     if (turn.isEmpty()) {
       return Effect().reply(join.replyTo(), new Rejected(TURN_NOT_FOUND, "No such turn in this session", null));
     }
-    subscribe(turn.get(), join.afterId(), join.subscriber());
-    return Effect().reply(join.replyTo(), new TurnReply(turn.get().turnId(), turn.get().traceId(), true));
+    return Effect().reply(join.replyTo(), subscribe(turn.get(), join.afterId(), join.subscriber()));
   }
 
-  private void subscribe(TurnRecord turn, long afterId, ActorRef<TurnFrame> subscriber) {
+  /** Hands the subscriber to the running turn, queues it for a turn not started yet, or replays an ended one. */
+  private TurnReply subscribe(TurnRecord turn, long afterId, ActorRef<TurnFrame> subscriber) {
     var supervisor = supervisors.get(turn.turnId());
     if (supervisor != null) {
       supervisor.tell(new TurnSupervisor.Subscribe(afterId, subscriber));
     } else if (turn.pending()) {
-      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(subscriber);
+      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(new Waiter(subscriber, afterId));
     } else {
-      TurnReplay.framesAfter(sessionId, turn, afterId).forEach(subscriber::tell);
+      List<TurnFrame> frames = TurnReplay.framesAfter(sessionId, turn, afterId);
+      frames.forEach(subscriber::tell);
+      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size());
     }
+    return TurnReply.live(turn, true);
   }
 
   private ReplyEffect<Event, SessionState> onLeaveTurn(LeaveTurn leave) {
     supervisors.values().forEach(supervisor -> supervisor.tell(new TurnSupervisor.Unsubscribe(leave.subscriber())));
-    waiting.values().forEach(subscribers -> subscribers.remove(leave.subscriber()));
+    waiting.values().forEach(waiters -> waiters.removeIf(waiter -> waiter.subscriber().equals(leave.subscriber())));
     return Effect().noReply();
   }
 
@@ -390,13 +405,13 @@ public final class ChatSession
     var supervisor = supervisors.get(cancel.turnId());
     if (supervisor != null) {
       supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
-      return Effect().reply(cancel.replyTo(), new TurnReply(cancel.turnId(), turn.get().traceId(), true));
+      return Effect().reply(cancel.replyTo(), TurnReply.live(turn.get(), true));
     }
     TurnCancelled cancelled = new TurnCancelled(cancel.turnId(), "cancelled", TurnOutcome.nothing(), Instant.now());
     return Effect()
         .persist(cancelled)
         .thenRun(after -> notifyWaiting(after, List.of(cancel.turnId())))
-        .thenReply(cancel.replyTo(), after -> new TurnReply(cancel.turnId(), turn.get().traceId(), true));
+        .thenReply(cancel.replyTo(), after -> TurnReply.live(turn.get(), true));
   }
 
   private ReplyEffect<Event, SessionState> onClose(SessionState state, Close close) {
@@ -465,10 +480,10 @@ public final class ChatSession
   /** Subscribers waiting on turns that ended without running get the terminal frame. */
   private void notifyWaiting(SessionState state, List<String> turnIds) {
     for (String turnId : turnIds) {
-      List<ActorRef<TurnFrame>> subscribers = waiting.remove(turnId);
-      if (subscribers != null) {
-        state.turn(turnId).ifPresent(turn ->
-            subscribers.forEach(subscriber -> TurnReplay.framesAfter(sessionId, turn, 0).forEach(subscriber::tell)));
+      List<Waiter> waiters = waiting.remove(turnId);
+      if (waiters != null) {
+        state.turn(turnId).ifPresent(turn -> waiters.forEach(waiter ->
+            TurnReplay.framesAfter(sessionId, turn, waiter.afterId()).forEach(waiter.subscriber()::tell)));
       }
     }
   }

@@ -1,0 +1,91 @@
+package dev.colloquy.app;
+
+import dev.colloquy.config.KnowledgeSettings;
+import dev.colloquy.engine.model.EmbeddingModel;
+import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.IngestionPipeline;
+import dev.colloquy.ingestion.documents.JdbcDocumentStore;
+import dev.colloquy.ingestion.documents.KnowledgeService;
+import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
+import dev.colloquy.ingestion.embed.OpenAiCompatibleEmbeddingModel;
+import dev.colloquy.ingestion.search.HybridKnowledgeBase;
+import dev.colloquy.ingestion.store.LuceneVectorStore;
+import dev.colloquy.ingestion.store.VectorStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+
+/**
+ * The tenant documents side of a node: the embedding model, the vector store, hybrid search (the
+ * engine's knowledge base) and the document service behind {@code /v1/knowledge}. Blocking work runs
+ * on pools of its own, never on the actors' dispatcher.
+ */
+final class Knowledge implements AutoCloseable {
+
+  private final VectorStore store;
+  private final HybridKnowledgeBase search;
+  private final KnowledgeService documents;
+  private final ExecutorService ingestion;
+  private final ExecutorService searching;
+
+  private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
+      ExecutorService ingestion, ExecutorService searching) {
+    this.store = store;
+    this.search = search;
+    this.documents = documents;
+    this.ingestion = ingestion;
+    this.searching = searching;
+  }
+
+  static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource) {
+    EmbeddingModel embeddings = embeddings(settings.embedding());
+    VectorStore store = store(settings, dataDir, embeddings.dimensions());
+    ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
+    ExecutorService searching = Executors.newFixedThreadPool(
+        Math.max(2, Runtime.getRuntime().availableProcessors()), named("colloquy-search"));
+    KnowledgeSettings.Ingestion limits = settings.ingestion();
+    IngestionPipeline pipeline = IngestionPipeline.create(new IngestionLimits(limits.maxUploadBytes(),
+        limits.parseTimeout(), limits.maxArchiveEntries(), limits.maxArchiveUncompressedBytes(),
+        limits.maxExtractedChars()), embeddings);
+    KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
+        Optional.empty(), ingestion, Clock.systemUTC());
+    return new Knowledge(store, new HybridKnowledgeBase(store, embeddings, searching), documents, ingestion, searching);
+  }
+
+  private static EmbeddingModel embeddings(KnowledgeSettings.Embedding embedding) {
+    if (embedding.baseUrl().isEmpty()) {
+      return new MiniLmEmbeddingModel(embedding.batchSize());
+    }
+    return new OpenAiCompatibleEmbeddingModel(embedding.baseUrl().get(), embedding.apiKey(), embedding.model(),
+        embedding.dimensions(), embedding.batchSize(), embedding.timeout());
+  }
+
+  private static VectorStore store(KnowledgeSettings settings, Path dataDir, int dimensions) {
+    return switch (settings.store()) {
+      case LUCENE -> new LuceneVectorStore(dataDir.resolve("lucene"), dimensions);
+      case QDRANT -> throw new IllegalStateException("colloquy.knowledge.store = qdrant is not wired yet");
+    };
+  }
+
+  private static java.util.concurrent.ThreadFactory named(String prefix) {
+    return Thread.ofPlatform().name(prefix + "-", 0).daemon(true).factory();
+  }
+
+  HybridKnowledgeBase search() {
+    return search;
+  }
+
+  KnowledgeService documents() {
+    return documents;
+  }
+
+  @Override
+  public void close() {
+    ingestion.shutdownNow();
+    searching.shutdownNow();
+    store.close();
+  }
+}

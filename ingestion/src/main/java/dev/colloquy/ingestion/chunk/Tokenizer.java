@@ -1,0 +1,50 @@
+package dev.colloquy.ingestion.chunk;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import com.knuddels.jtokkit.api.IntArrayList;
+
+/**
+ * Counts cl100k_base tokens. Text is encoded as ordinary text: a document that contains a special
+ * token's spelling is counted, not refused. Thread-safe.
+ */
+public final class Tokenizer {
+
+  private static final Tokenizer CL100K = new Tokenizer(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE));
+
+  private final Encoding encoding;
+
+  private Tokenizer(Encoding encoding) {
+    this.encoding = encoding;
+  }
+
+  public static Tokenizer cl100k() {
+    return CL100K;
+  }
+
+  public int count(String text) {
+    return encoding.countTokensOrdinary(text);
+  }
+
+  /**
+   * The end of {@code text} holding at least {@code tokens} tokens, widened to start at a word
+   * boundary; the whole text when it is shorter.
+   */
+  public String tail(String text, int tokens) {
+    IntArrayList all = encoding.encodeOrdinary(text);
+    if (all.size() <= tokens) {
+      return text;
+    }
+    IntArrayList last = new IntArrayList(tokens);
+    for (int i = all.size() - tokens; i < all.size(); i++) {
+      last.add(all.get(i));
+    }
+    String decoded = encoding.decode(last);
+    int start = Math.max(0, text.length() - decoded.length());
+    while (start > 0 && !Character.isWhitespace(text.charAt(start - 1))) {
+      start--;
+    }
+    return text.substring(start).strip();
+  }
+}

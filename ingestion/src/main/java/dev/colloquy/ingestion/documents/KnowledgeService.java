@@ -1,0 +1,209 @@
+package dev.colloquy.ingestion.documents;
+
+import dev.colloquy.ingestion.IngestionException;
+import dev.colloquy.ingestion.IngestionException.Code;
+import dev.colloquy.ingestion.IngestionPipeline;
+import dev.colloquy.ingestion.chunk.ChunkEnricher;
+import dev.colloquy.ingestion.parse.DocumentType;
+import dev.colloquy.ingestion.store.EmbeddedChunk;
+import dev.colloquy.ingestion.store.VectorStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tenant's documents: ingest, status, list, delete (seed 004 §5.4).
+ *
+ * <ul>
+ *   <li>{@link #ingest} refuses at once a file that is too large or of an unsupported type, else
+ *       records it as pending and processes it on the executor: processing → ready, or failed with
+ *       its error. A document becomes searchable only once all its chunks are stored; a failed one
+ *       leaves no chunks behind.
+ *   <li>Uploading a file name again makes a new version. When it is ready it replaces the older
+ *       versions in search in one step, and their chunks are removed in the background. A version
+ *       that completes after a newer one is already ready is retired at once.
+ *   <li>{@link #delete} hides a document from search and from the list at once and removes its
+ *       chunks in the background.
+ *   <li>With a model enricher, summaries and questions are rewritten by it in the background once
+ *       the document is searchable (the offline ones serve until then).
+ * </ul>
+ */
+public final class KnowledgeService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KnowledgeService.class);
+
+  private final DocumentStore documents;
+  private final VectorStore vectors;
+  private final IngestionPipeline pipeline;
+  private final Optional<ChunkEnricher> modelEnricher;
+  private final Executor executor;
+  private final Clock clock;
+  private final ConcurrentHashMap<String, Object> tenantLocks = new ConcurrentHashMap<>();
+
+  /**
+   * @param documents document metadata
+   * @param vectors where chunks are stored and searched
+   * @param pipeline parse → chunk → enrich (offline) → embed
+   * @param modelEnricher a chat-model enricher to rewrite summaries and questions in the background, if any
+   * @param executor runs ingestion and background clean-up (blocking work: a bounded pool, not the actors' dispatcher)
+   * @param clock for the documents' timestamps
+   */
+  public KnowledgeService(
+      DocumentStore documents,
+      VectorStore vectors,
+      IngestionPipeline pipeline,
+      Optional<ChunkEnricher> modelEnricher,
+      Executor executor,
+      Clock clock) {
+    this.documents = documents;
+    this.vectors = vectors;
+    this.pipeline = pipeline;
+    this.modelEnricher = modelEnricher;
+    this.executor = executor;
+    this.clock = clock;
+  }
+
+  /** An accepted upload: its pending record, and a stage that completes with its final record (ready or failed). */
+  public record Ingestion(KnowledgeDocument document, CompletionStage<KnowledgeDocument> completion) {}
+
+  /**
+   * Accepts a file for ingestion.
+   *
+   * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused outright
+   */
+  public Ingestion ingest(String tenantId, String fileName, byte[] content) {
+    DocumentType type = pipeline.accept(fileName, content);
+    KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
+    CompletableFuture<KnowledgeDocument> completion =
+        CompletableFuture.supplyAsync(() -> process(pending, content), executor);
+    return new Ingestion(pending, completion);
+  }
+
+  public Optional<KnowledgeDocument> status(String tenantId, String documentId) {
+    return documents.find(tenantId, documentId);
+  }
+
+  /** The tenant's active documents (every upload still in flight, ready or failed; no deleted or replaced ones), newest first. */
+  public List<KnowledgeDocument> list(String tenantId) {
+    return documents.listActive(tenantId);
+  }
+
+  /** Hides the document at once and removes its chunks in the background; false when there is no such active document. */
+  public boolean delete(String tenantId, String documentId) {
+    synchronized (lock(tenantId)) {
+      Optional<KnowledgeDocument> found = documents.find(tenantId, documentId).filter(KnowledgeDocument::active);
+      if (found.isEmpty()) {
+        return false;
+      }
+      documents.update(found.get().deactivated(clock.instant()));
+      vectors.unpublish(tenantId, documentId);
+    }
+    removeChunksLater(tenantId, documentId);
+    return true;
+  }
+
+  private KnowledgeDocument process(KnowledgeDocument pending, byte[] content) {
+    String tenantId = pending.tenantId();
+    KnowledgeDocument processing = pending.processing(clock.instant());
+    documents.update(processing);
+    try {
+      List<EmbeddedChunk> chunks = pipeline.prepare(
+          new IngestionPipeline.Origin(tenantId, pending.id(), pending.fileName(), pending.version(), pending.createdAt()), content);
+      vectors.upsert(tenantId, chunks);
+      KnowledgeDocument ready = publish(processing, chunks.size());
+      if (ready.searchable()) {
+        modelEnricher.ifPresent(enricher -> executor.execute(() -> enrichLater(ready, chunks, enricher)));
+      }
+      return ready;
+    } catch (RuntimeException e) {
+      return fail(processing, e);
+    }
+  }
+
+  /** Makes the version searchable and retires older ones, unless it was deleted or a newer version is ready. */
+  private KnowledgeDocument publish(KnowledgeDocument processing, int chunkCount) {
+    String tenantId = processing.tenantId();
+    List<String> retired;
+    KnowledgeDocument ready;
+    synchronized (lock(tenantId)) {
+      KnowledgeDocument current = documents.find(tenantId, processing.id()).orElse(processing);
+      List<KnowledgeDocument> others = documents.activeVersions(tenantId, processing.fileName()).stream()
+          .filter(other -> !other.id().equals(processing.id()))
+          .toList();
+      boolean superseded = others.stream()
+          .anyMatch(other -> other.status() == DocumentStatus.READY && other.version() > processing.version());
+      if (!current.active() || superseded) {
+        ready = current.ready(chunkCount, clock.instant()).deactivated(clock.instant());
+        documents.update(ready);
+        retired = List.of(processing.id());
+      } else {
+        retired = others.stream()
+            .filter(other -> other.version() < processing.version() && other.status() != DocumentStatus.PROCESSING
+                && other.status() != DocumentStatus.PENDING)
+            .map(KnowledgeDocument::id)
+            .toList();
+        vectors.publish(tenantId, processing.id(), retired);
+        ready = current.ready(chunkCount, clock.instant());
+        documents.update(ready);
+        for (String id : retired) {
+          documents.find(tenantId, id).ifPresent(old -> documents.update(old.deactivated(clock.instant())));
+        }
+      }
+    }
+    retired.forEach(id -> removeChunksLater(tenantId, id));
+    return ready;
+  }
+
+  private KnowledgeDocument fail(KnowledgeDocument processing, RuntimeException failure) {
+    IngestionException cause = failure instanceof IngestionException ingestion
+        ? ingestion
+        : new IngestionException(Code.INTERNAL_ERROR, "ingestion failed unexpectedly: " + failure, failure);
+    if (cause.code() == Code.INTERNAL_ERROR || cause.code() == Code.STORE_FAILED) {
+      LOG.warn("Ingestion of document {} failed", processing.id(), failure);
+    } else {
+      LOG.info("Ingestion of document {} failed: {} {}", processing.id(), cause.code().wireName(), cause.getMessage());
+    }
+    try {
+      vectors.delete(processing.tenantId(), processing.id());
+    } catch (RuntimeException cleanup) {
+      LOG.warn("Could not remove the chunks of failed document {}", processing.id(), cleanup);
+    }
+    KnowledgeDocument current = documents.find(processing.tenantId(), processing.id()).orElse(processing);
+    KnowledgeDocument failed = current.failed(cause.code().wireName(), cause.getMessage(), clock.instant());
+    documents.update(failed);
+    return failed;
+  }
+
+  private void enrichLater(KnowledgeDocument ready, List<EmbeddedChunk> chunks, ChunkEnricher enricher) {
+    try {
+      List<EmbeddedChunk> enriched = pipeline.reenrich(chunks, enricher);
+      synchronized (lock(ready.tenantId())) {
+        if (documents.find(ready.tenantId(), ready.id()).filter(KnowledgeDocument::searchable).isPresent()) {
+          vectors.upsert(ready.tenantId(), enriched);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Could not enrich the chunks of document {}; the offline summaries stay", ready.id(), e);
+    }
+  }
+
+  private void removeChunksLater(String tenantId, String documentId) {
+    executor.execute(() -> {
+      try {
+        vectors.delete(tenantId, documentId);
+      } catch (RuntimeException e) {
+        LOG.warn("Could not remove the chunks of document {}", documentId, e);
+      }
+    });
+  }
+
+  private Object lock(String tenantId) {
+    return tenantLocks.computeIfAbsent(tenantId, id -> new Object());
+  }
+}

@@ -1,0 +1,210 @@
+package dev.colloquy.ingestion.parse;
+
+import dev.colloquy.ingestion.IngestionException;
+import dev.colloquy.ingestion.IngestionException.Code;
+import dev.colloquy.ingestion.IngestionLimits;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.tika.exception.EncryptedDocumentException;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.TikaCoreProperties;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.mime.MimeTypes;
+import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.Parser;
+import org.apache.tika.parser.html.JSoupParser;
+import org.apache.tika.parser.microsoft.ooxml.OOXMLParser;
+import org.apache.tika.parser.pdf.PDFParser;
+import org.apache.tika.parser.txt.TXTParser;
+
+/**
+ * Parses an uploaded file into typed elements in document order. PDF, DOCX, HTML and TXT go through
+ * Tika's XHTML output; Markdown through CommonMark and CSV through Commons CSV, which Tika would read
+ * as plain text.
+ *
+ * <p>Guards: the upload size; the file type (by extension, checked against the content's magic
+ * bytes); DOCX archives are inspected for decompression bombs before any parser opens them; XML
+ * with a DTD is refused by Tika's and POI's secure XML settings; a parse runs on a thread of its own
+ * and is abandoned at the time limit; extracted text is capped. Every refusal is an {@link
+ * IngestionException} with a stable code. Thread-safe.
+ */
+public final class DocumentParser {
+
+  private final IngestionLimits limits;
+  private final Optional<Parser> tikaOverride;
+
+  public DocumentParser(IngestionLimits limits) {
+    this(limits, Optional.empty());
+  }
+
+  /** For tests: every Tika-handled type is parsed by {@code tikaOverride}. */
+  DocumentParser(IngestionLimits limits, Optional<Parser> tikaOverride) {
+    this.limits = limits;
+    this.tikaOverride = tikaOverride;
+  }
+
+  public IngestionLimits limits() {
+    return limits;
+  }
+
+  /**
+   * Checks what can be checked without parsing: size and type. Callers that accept uploads run this
+   * first so an oversized or unsupported file is refused at once.
+   */
+  public DocumentType accept(String fileName, byte[] content) {
+    if (content.length > limits.maxUploadBytes()) {
+      throw new IngestionException(
+          Code.TOO_LARGE, "the file is " + content.length + " bytes; the limit is " + limits.maxUploadBytes());
+    }
+    return detectType(fileName, content);
+  }
+
+  public ParsedDocument parse(String fileName, byte[] content) {
+    DocumentType type = accept(fileName, content);
+    if (type == DocumentType.DOCX) {
+      ArchiveGuard.check(content, limits);
+    }
+    TextBudget budget = new TextBudget(limits.parseTimeout().toNanos(), limits.maxExtractedChars());
+    FutureTask<ParsedDocument> task = new FutureTask<>(() -> parseNow(type, fileName, content, budget));
+    Thread worker = Thread.ofPlatform().daemon().name("document-parser").unstarted(task);
+    worker.start();
+    try {
+      ParsedDocument parsed = task.get(limits.parseTimeout().toNanos(), TimeUnit.NANOSECONDS);
+      if (parsed.elements().isEmpty()) {
+        throw new IngestionException(Code.EMPTY_DOCUMENT, "the file holds no text");
+      }
+      return parsed;
+    } catch (TimeoutException e) {
+      budget.cancel();
+      task.cancel(true);
+      throw new IngestionException(
+          Code.PARSE_TIMEOUT, "parsing took longer than " + limits.parseTimeout().toMillis() + " ms");
+    } catch (InterruptedException e) {
+      budget.cancel();
+      task.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new IngestionException(Code.PARSE_TIMEOUT, "parsing was interrupted");
+    } catch (ExecutionException e) {
+      throw translate(type, e.getCause());
+    }
+  }
+
+  /** The type of a file: its extension must name a supported type and its content must not contradict it. */
+  public static DocumentType detectType(String fileName, byte[] content) {
+    DocumentType byName = DocumentType.fromFileName(fileName)
+        .orElseThrow(() -> new IngestionException(
+            Code.UNSUPPORTED_TYPE, "'" + fileName + "' is not a PDF, DOCX, HTML, Markdown, TXT or CSV file"));
+    MediaType magic = sniff(content);
+    boolean binary = magic.equals(MediaType.application("pdf")) || isZip(magic)
+        || magic.getType().equals("image") || magic.getType().equals("audio") || magic.getType().equals("video")
+        || magic.equals(MediaType.application("x-msdownload")) || magic.equals(MediaType.application("x-tika-msoffice"));
+    switch (byName) {
+      case PDF -> requireContent(magic.equals(MediaType.application("pdf")), fileName, "PDF");
+      case DOCX -> requireContent(isZip(magic), fileName, "DOCX");
+      default -> {
+        if (binary) {
+          throw new IngestionException(
+              Code.UNSUPPORTED_TYPE, "'" + fileName + "' is named as text but its content is " + magic);
+        }
+      }
+    }
+    return byName;
+  }
+
+  private static boolean isZip(MediaType magic) {
+    String subtype = magic.getSubtype();
+    return subtype.contains("zip") || subtype.contains("ooxml") || subtype.contains("openxml");
+  }
+
+  private static MediaType sniff(byte[] content) {
+    try {
+      return MimeTypes.getDefaultMimeTypes().detect(new ByteArrayInputStream(content), new Metadata());
+    } catch (IOException e) {
+      return MediaType.OCTET_STREAM;
+    }
+  }
+
+  private static void requireContent(boolean matches, String fileName, String typeName) {
+    if (!matches) {
+      throw new IngestionException(Code.CORRUPT_FILE, "'" + fileName + "' is not a valid " + typeName + " file");
+    }
+  }
+
+  private ParsedDocument parseNow(DocumentType type, String fileName, byte[] content, TextBudget budget)
+      throws Exception {
+    ElementCollector collector = new ElementCollector(budget);
+    String title = "";
+    switch (type) {
+      case MARKDOWN -> new MarkdownReader(collector, budget).read(TextDecoding.decode(content));
+      case CSV -> new CsvReader(collector, budget).read(TextDecoding.decode(content));
+      default -> title = parseWithTika(type, fileName, content, collector, budget);
+    }
+    return new ParsedDocument(type, title, collector.elements());
+  }
+
+  private String parseWithTika(
+      DocumentType type, String fileName, byte[] content, ElementCollector collector, TextBudget budget)
+      throws Exception {
+    Metadata metadata = new Metadata();
+    metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
+    Parser parser = tikaOverride.orElseGet(() -> tikaParserFor(type));
+    XhtmlElementHandler handler = new XhtmlElementHandler(collector, budget, type == DocumentType.PDF);
+    parser.parse(new ByteArrayInputStream(content), handler, metadata, new ParseContext());
+    String title = metadata.get(TikaCoreProperties.TITLE);
+    return title == null ? "" : title.strip();
+  }
+
+  private static Parser tikaParserFor(DocumentType type) {
+    return switch (type) {
+      case PDF -> new PDFParser();
+      case DOCX -> new OOXMLParser();
+      case HTML -> new JSoupParser();
+      case TXT -> new TXTParser();
+      case MARKDOWN, CSV -> throw new IllegalArgumentException(type + " is not parsed by Tika");
+    };
+  }
+
+  private static IngestionException translate(DocumentType type, Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof IngestionException ingestion) {
+        return ingestion;
+      }
+      if (cause instanceof EncryptedDocumentException) {
+        return new IngestionException(Code.ENCRYPTED, "the file is password protected", failure);
+      }
+      if (mentionsDtd(cause.getMessage())) {
+        return new IngestionException(
+            Code.XML_ENTITIES, "the file declares a DTD or XML entities, which are refused", failure);
+      }
+      if (cause instanceof OutOfMemoryError || cause == cause.getCause()) {
+        break;
+      }
+    }
+    return new IngestionException(
+        Code.CORRUPT_FILE, "the file could not be read as " + type.wireName().toUpperCase(Locale.ROOT) + ": "
+            + rootMessage(failure), failure);
+  }
+
+  private static boolean mentionsDtd(String message) {
+    if (message == null) {
+      return false;
+    }
+    String lower = message.toLowerCase(Locale.ROOT);
+    return lower.contains("doctype") || lower.contains("entity expansion") || lower.contains("external entity")
+        || lower.contains("entities");
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,144 @@
+package dev.colloquy.ingestion.search;
+
+import dev.colloquy.engine.knowledge.KnowledgeBase;
+import dev.colloquy.engine.knowledge.Passage;
+import dev.colloquy.engine.knowledge.RetrievalResult;
+import dev.colloquy.engine.model.EmbeddingModel;
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
+import dev.colloquy.ingestion.embed.ChunkVectors;
+import dev.colloquy.ingestion.store.ScoredChunk;
+import dev.colloquy.ingestion.store.VectorName;
+import dev.colloquy.ingestion.store.VectorStore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * Hybrid retrieval (seed 004 §7): the query is embedded once and searched in the chunks' three
+ * vector spaces (text, summary, questions) and with BM25; the four rankings are merged by
+ * reciprocal rank fusion (k = 60), then reranked when a {@link Reranker} is configured. Only
+ * published (active, latest-version) chunks of the tenant are searched.
+ *
+ * <p><b>Relevance and confidence.</b> Each returned passage carries a relevance in 0..1, and the
+ * confidence is seed 004 §7.2 computed over those relevances: {@code min(1, 0.85 * top + 0.15 *
+ * supporting / 10)}, with {@code top} the first passage's relevance and {@code supporting} the
+ * passages among the first 8 whose relevance exceeds 0.4. With a reranker the relevance is the
+ * reranker's score and passages are ordered by it. Without one, passages keep the fusion order and
+ * the relevance is the <em>dense relevance</em>: the best cosine similarity between the query and
+ * any of the chunk's three vectors, clamped to 0..1. A chunk found by BM25 alone gets the lowest
+ * cosine seen in the dense rankings, which bounds its own from above (it ranked below all of them).
+ *
+ * <p>The blocking work (embedding, index searches, reranking) runs on the executor given.
+ */
+public final class HybridKnowledgeBase implements KnowledgeBase {
+
+  private final VectorStore store;
+  private final ChunkVectors vectors;
+  private final Optional<Reranker> reranker;
+  private final Executor executor;
+  private final RetrievalSettings settings;
+
+  public HybridKnowledgeBase(
+      VectorStore store, EmbeddingModel embeddings, Optional<Reranker> reranker, Executor executor, RetrievalSettings settings) {
+    this.store = store;
+    this.vectors = new ChunkVectors(embeddings);
+    this.reranker = reranker;
+    this.executor = executor;
+    this.settings = settings;
+  }
+
+  /** No reranker, default settings. */
+  public HybridKnowledgeBase(VectorStore store, EmbeddingModel embeddings, Executor executor) {
+    this(store, embeddings, Optional.empty(), executor, RetrievalSettings.defaults());
+  }
+
+  @Override
+  public CompletionStage<RetrievalResult> search(String tenantId, String query, int limit) {
+    return CompletableFuture.supplyAsync(() -> searchNow(tenantId, query, limit), executor);
+  }
+
+  /** The same search, on the calling thread. */
+  public RetrievalResult searchNow(String tenantId, String query, int limit) {
+    if (query == null || query.isBlank() || limit <= 0) {
+      return RetrievalResult.empty();
+    }
+    Candidates candidates = candidates(tenantId, query);
+    if (candidates.byId.isEmpty()) {
+      return RetrievalResult.empty();
+    }
+    List<Ranked> ranked = reranker.map(r -> reranked(r, query, candidates)).orElseGet(() -> byDenseRelevance(candidates));
+    List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
+    List<Double> relevances = ranked.stream().map(Ranked::relevance).toList();
+    double confidence = Confidence.of(relevances, settings.confidenceTopN(), settings.supportThreshold());
+    return new RetrievalResult(top.stream().map(HybridKnowledgeBase::passage).toList(), confidence);
+  }
+
+  private record Ranked(KnowledgeChunk chunk, double relevance) {}
+
+  private record Candidates(List<String> fusedIds, Map<String, KnowledgeChunk> byId, Map<String, Double> bestCosine, double lowestCosine) {}
+
+  private Candidates candidates(String tenantId, String query) {
+    float[] queryVector = vectors.embedQuery(query);
+    int perList = settings.candidatesPerList();
+    List<List<String>> rankings = new ArrayList<>();
+    Map<String, KnowledgeChunk> byId = new HashMap<>();
+    Map<String, Double> bestCosine = new HashMap<>();
+    double lowestCosine = 1.0;
+    for (VectorName name : VectorName.values()) {
+      List<ScoredChunk> hits = store.searchDense(tenantId, name, queryVector, perList);
+      rankings.add(ids(hits, byId));
+      for (ScoredChunk hit : hits) {
+        bestCosine.merge(hit.chunk().chunkId(), hit.score(), Math::max);
+        lowestCosine = Math.min(lowestCosine, hit.score());
+      }
+    }
+    rankings.add(ids(store.searchText(tenantId, query, perList), byId));
+    List<String> fused = ReciprocalRankFusion.fuse(rankings, settings.rrfK()).stream()
+        .map(ReciprocalRankFusion.Fused::id)
+        .toList();
+    return new Candidates(fused, byId, bestCosine, bestCosine.isEmpty() ? 0.0 : lowestCosine);
+  }
+
+  private List<Ranked> byDenseRelevance(Candidates candidates) {
+    return candidates.fusedIds.stream()
+        .map(id -> new Ranked(candidates.byId.get(id), Confidence.clamp(candidates.bestCosine.getOrDefault(id, candidates.lowestCosine))))
+        .toList();
+  }
+
+  private List<Ranked> reranked(Reranker reranker, String query, Candidates candidates) {
+    List<KnowledgeChunk> chunks = candidates.fusedIds.stream()
+        .limit(settings.rerankCandidates())
+        .map(candidates.byId::get)
+        .toList();
+    List<Double> scores = reranker.rerank(query, chunks.stream().map(KnowledgeChunk::text).toList());
+    if (scores.size() != chunks.size()) {
+      throw new IllegalStateException("the reranker scored " + scores.size() + " of " + chunks.size() + " passages");
+    }
+    List<Ranked> ranked = new ArrayList<>();
+    for (int i = 0; i < chunks.size(); i++) {
+      ranked.add(new Ranked(chunks.get(i), Confidence.clamp(scores.get(i))));
+    }
+    ranked.sort(Comparator.comparingDouble(Ranked::relevance).reversed());
+    return ranked;
+  }
+
+  private static List<String> ids(List<ScoredChunk> hits, Map<String, KnowledgeChunk> byId) {
+    List<String> ids = new ArrayList<>(hits.size());
+    for (ScoredChunk hit : hits) {
+      byId.putIfAbsent(hit.chunk().chunkId(), hit.chunk());
+      ids.add(hit.chunk().chunkId());
+    }
+    return ids;
+  }
+
+  private static Passage passage(Ranked ranked) {
+    KnowledgeChunk chunk = ranked.chunk();
+    return new Passage(chunk.documentId(), chunk.fileName(), chunk.sectionHeading(), chunk.chunkIndex(), ranked.relevance(), chunk.text());
+  }
+}

@@ -1,0 +1,395 @@
+package dev.colloquy.ingestion.store;
+
+import dev.colloquy.ingestion.IngestionException;
+import dev.colloquy.ingestion.IngestionException.Code;
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
+import dev.colloquy.ingestion.embed.Vectors;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+
+/**
+ * The default {@link VectorStore}: one Lucene index per tenant on disk under a directory, holding
+ * each chunk's three vectors (HNSW, dot product over unit vectors) and its text and section heading
+ * (BM25, English analysis). Visibility is an updatable doc-value, so {@link #publish} flips a whole
+ * document (and retires others) in one commit. Every query also filters on the tenant id. Writes to
+ * one tenant are serialized; each is committed before it returns, so the index survives a restart.
+ */
+public final class LuceneVectorStore implements VectorStore {
+
+  private static final String CHUNK_ID = "chunk_id";
+  private static final String DOCUMENT_ID = "document_id";
+  private static final String TENANT_ID = "tenant_id";
+  private static final String LATEST = "is_latest_version";
+  private static final String TEXT = "text";
+  private static final String SECTION = "section_heading";
+  private static final String PAYLOAD = "payload";
+  private static final float SECTION_BOOST = 0.5f;
+
+  private final Path directory;
+  private final int dimensions;
+  private final Analyzer analyzer = new EnglishAnalyzer();
+  private final Map<String, TenantIndex> tenants = new ConcurrentHashMap<>();
+
+  /**
+   * @param directory where the tenants' indexes live (created if missing)
+   * @param dimensions the dimension of every vector, that of the embedding model in use
+   */
+  public LuceneVectorStore(Path directory, int dimensions) {
+    this.directory = directory;
+    this.dimensions = dimensions;
+    try {
+      Files.createDirectories(directory);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private final class TenantIndex implements AutoCloseable {
+    private final Directory dir;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+
+    TenantIndex(Path path) throws IOException {
+      dir = FSDirectory.open(path);
+      IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+      writer = new IndexWriter(dir, config);
+      searchers = new SearcherManager(writer, null);
+    }
+
+    /** Commits and makes the change visible to searches. */
+    void commit() throws IOException {
+      writer.commit();
+      searchers.maybeRefreshBlocking();
+    }
+
+    @Override
+    public void close() throws IOException {
+      searchers.close();
+      writer.close();
+      dir.close();
+    }
+  }
+
+  @Override
+  public void upsert(String tenantId, List<EmbeddedChunk> chunks) {
+    if (chunks.isEmpty()) {
+      return;
+    }
+    TenantIndex index = index(tenantId);
+    synchronized (index) {
+      write(() -> {
+        Set<String> published = publishedAmong(index, chunks);
+        for (EmbeddedChunk embedded : chunks) {
+          KnowledgeChunk chunk = embedded.chunk();
+          requireTenant(tenantId, chunk);
+          index.writer.updateDocument(new Term(CHUNK_ID, chunk.chunkId()), document(embedded, published.contains(chunk.documentId())));
+        }
+        index.commit();
+      });
+    }
+  }
+
+  @Override
+  public void publish(String tenantId, String documentId, Collection<String> retired) {
+    TenantIndex index = index(tenantId);
+    synchronized (index) {
+      write(() -> {
+        for (String old : retired) {
+          setLatest(index, old, false);
+        }
+        setLatest(index, documentId, true);
+        index.commit();
+      });
+    }
+  }
+
+  @Override
+  public void unpublish(String tenantId, String documentId) {
+    existingIndex(tenantId).ifPresent(index -> {
+      synchronized (index) {
+        write(() -> {
+          setLatest(index, documentId, false);
+          index.commit();
+        });
+      }
+    });
+  }
+
+  @Override
+  public void delete(String tenantId, String documentId) {
+    existingIndex(tenantId).ifPresent(index -> {
+      synchronized (index) {
+        write(() -> {
+          index.writer.deleteDocuments(new Term(DOCUMENT_ID, documentId));
+          index.commit();
+        });
+      }
+    });
+  }
+
+  @Override
+  public List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit) {
+    requireDimensions(query);
+    return existingIndex(tenantId)
+        .map(index -> search(index, new KnnFloatVectorQuery(vectorField(vector), Vectors.normalized(query), limit, searchable(tenantId)), limit, true))
+        .orElse(List.of());
+  }
+
+  @Override
+  public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
+    List<String> terms = analyze(query);
+    Optional<TenantIndex> index = existingIndex(tenantId);
+    if (terms.isEmpty() || index.isEmpty()) {
+      return List.of();
+    }
+    BooleanQuery.Builder anyTerm = new BooleanQuery.Builder();
+    for (String term : terms) {
+      anyTerm.add(new TermQuery(new Term(TEXT, term)), Occur.SHOULD);
+      anyTerm.add(new BoostQuery(new TermQuery(new Term(SECTION, term)), SECTION_BOOST), Occur.SHOULD);
+    }
+    Query bm25 = new BooleanQuery.Builder()
+        .add(anyTerm.build(), Occur.MUST)
+        .add(searchable(tenantId), Occur.FILTER)
+        .build();
+    return search(index.get(), bm25, limit, false);
+  }
+
+  @Override
+  public int count(String tenantId, String documentId) {
+    return existingIndex(tenantId).map(index -> {
+      try {
+        IndexSearcher searcher = index.searchers.acquire();
+        try {
+          return searcher.count(new TermQuery(new Term(DOCUMENT_ID, documentId)));
+        } finally {
+          index.searchers.release(searcher);
+        }
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
+    }).orElse(0);
+  }
+
+  @Override
+  public void close() {
+    IOException failure = null;
+    for (TenantIndex index : tenants.values()) {
+      try {
+        index.close();
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    tenants.clear();
+    if (failure != null) {
+      throw storeFailed(failure);
+    }
+  }
+
+  private List<ScoredChunk> search(TenantIndex index, Query query, int limit, boolean dense) {
+    try {
+      IndexSearcher searcher = index.searchers.acquire();
+      try {
+        TopDocs top = searcher.search(query, Math.max(1, limit));
+        List<ScoredChunk> hits = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc hit : top.scoreDocs) {
+          Document stored = searcher.storedFields().document(hit.doc, Set.of(PAYLOAD));
+          KnowledgeChunk chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes).withLatestVersion(true);
+          double score = dense ? 2.0 * hit.score - 1.0 : hit.score;
+          hits.add(new ScoredChunk(chunk, score));
+        }
+        return hits;
+      } finally {
+        index.searchers.release(searcher);
+      }
+    } catch (IOException e) {
+      throw storeFailed(e);
+    }
+  }
+
+  private Document document(EmbeddedChunk embedded, boolean latest) {
+    KnowledgeChunk chunk = embedded.chunk().withLatestVersion(latest);
+    Document doc = new Document();
+    doc.add(new StringField(CHUNK_ID, chunk.chunkId(), Field.Store.NO));
+    doc.add(new StringField(DOCUMENT_ID, chunk.documentId(), Field.Store.NO));
+    doc.add(new StringField(TENANT_ID, chunk.tenantId(), Field.Store.NO));
+    doc.add(new NumericDocValuesField(LATEST, latest ? 1 : 0));
+    doc.add(new TextField(TEXT, chunk.text(), Field.Store.NO));
+    doc.add(new TextField(SECTION, chunk.sectionHeading(), Field.Store.NO));
+    doc.add(new StoredField(PAYLOAD, ChunkJson.write(chunk)));
+    for (VectorName name : VectorName.values()) {
+      float[] vector = embedded.vector(name);
+      requireDimensions(vector);
+      doc.add(new KnnFloatVectorField(vectorField(name), Vectors.normalized(vector), VectorSimilarityFunction.DOT_PRODUCT));
+    }
+    return doc;
+  }
+
+  private static Set<String> publishedAmong(TenantIndex index, List<EmbeddedChunk> chunks) throws IOException {
+    Set<String> documentIds = new LinkedHashSet<>();
+    chunks.forEach(chunk -> documentIds.add(chunk.chunk().documentId()));
+    Set<String> published = new LinkedHashSet<>();
+    IndexSearcher searcher = index.searchers.acquire();
+    try {
+      for (String documentId : documentIds) {
+        Query live = new BooleanQuery.Builder()
+            .add(new TermQuery(new Term(DOCUMENT_ID, documentId)), Occur.FILTER)
+            .add(NumericDocValuesField.newSlowExactQuery(LATEST, 1), Occur.FILTER)
+            .build();
+        if (searcher.count(live) > 0) {
+          published.add(documentId);
+        }
+      }
+    } finally {
+      index.searchers.release(searcher);
+    }
+    return published;
+  }
+
+  private static Query searchable(String tenantId) {
+    return new BooleanQuery.Builder()
+        .add(new TermQuery(new Term(TENANT_ID, tenantId)), Occur.FILTER)
+        .add(NumericDocValuesField.newSlowExactQuery(LATEST, 1), Occur.FILTER)
+        .build();
+  }
+
+  private List<String> analyze(String text) {
+    List<String> terms = new ArrayList<>();
+    try (TokenStream tokens = analyzer.tokenStream(TEXT, text)) {
+      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+      tokens.reset();
+      while (tokens.incrementToken()) {
+        terms.add(term.toString());
+      }
+      tokens.end();
+    } catch (IOException e) {
+      throw storeFailed(e);
+    }
+    return terms.stream().distinct().toList();
+  }
+
+  private static String vectorField(VectorName name) {
+    return "vector_" + name.wireName();
+  }
+
+  private TenantIndex index(String tenantId) {
+    return tenants.computeIfAbsent(tenantId, id -> {
+      try {
+        return new TenantIndex(tenantPath(id));
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
+    });
+  }
+
+  private Optional<TenantIndex> existingIndex(String tenantId) {
+    TenantIndex open = tenants.get(tenantId);
+    if (open != null) {
+      return Optional.of(open);
+    }
+    Path path = tenantPath(tenantId);
+    if (!Files.isDirectory(path)) {
+      return Optional.empty();
+    }
+    try (Directory dir = FSDirectory.open(path)) {
+      if (!DirectoryReader.indexExists(dir)) {
+        return Optional.empty();
+      }
+    } catch (IOException e) {
+      throw storeFailed(e);
+    }
+    return Optional.of(index(tenantId));
+  }
+
+  private static void setLatest(TenantIndex index, String documentId, boolean latest) throws IOException {
+    try {
+      index.writer.updateNumericDocValue(new Term(DOCUMENT_ID, documentId), LATEST, latest ? 1 : 0);
+    } catch (IllegalArgumentException nothingStoredYet) {
+      // the field exists once any chunk is stored; before that there is nothing to show or hide
+    }
+  }
+
+  /** A readable directory name for simple tenant ids; a hash for anything else. */
+  private Path tenantPath(String tenantId) {
+    if (tenantId.matches("[A-Za-z0-9_-]{1,64}")) {
+      return directory.resolve("tenant-" + tenantId);
+    }
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(tenantId.getBytes(StandardCharsets.UTF_8));
+      return directory.resolve("tenant-sha256-" + HexFormat.of().formatHex(digest));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void requireDimensions(float[] vector) {
+    if (vector.length != dimensions) {
+      throw new IllegalArgumentException("expected a vector of " + dimensions + " dimensions, got " + vector.length);
+    }
+  }
+
+  private static void requireTenant(String tenantId, KnowledgeChunk chunk) {
+    if (!tenantId.equals(chunk.tenantId())) {
+      throw new IllegalArgumentException("chunk " + chunk.chunkId() + " belongs to another tenant");
+    }
+  }
+
+  private interface IndexWrite {
+    void run() throws IOException;
+  }
+
+  private static void write(IndexWrite write) {
+    try {
+      write.run();
+    } catch (IOException e) {
+      throw storeFailed(e);
+    }
+  }
+
+  private static IngestionException storeFailed(IOException e) {
+    return new IngestionException(Code.STORE_FAILED, "the Lucene index failed: " + e.getMessage(), e);
+  }
+}

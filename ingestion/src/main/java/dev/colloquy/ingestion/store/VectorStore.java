@@ -1,0 +1,43 @@
+package dev.colloquy.ingestion.store;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where chunks and their vectors live. Every operation is scoped to one tenant and every search
+ * filters on it: a tenant never sees another tenant's chunks.
+ *
+ * <p>Visibility: chunks written by {@link #upsert} are not searchable until their document is
+ * {@link #publish}ed, so a document becomes searchable only once all its chunks are stored, and a
+ * re-upload replaces the old version in one step. Searches only return chunks of published
+ * documents ({@code latestVersion = true}). Blocking; implementations are thread-safe.
+ */
+public interface VectorStore extends AutoCloseable {
+
+  /**
+   * Stores chunks (all of one tenant), replacing any with the same chunk id. A chunk of a document
+   * that is already published stays searchable; any other is stored unsearchable.
+   */
+  void upsert(String tenantId, List<EmbeddedChunk> chunks);
+
+  /** Makes a document's chunks searchable and, in the same step where the store can, hides {@code retired} documents'. */
+  void publish(String tenantId, String documentId, Collection<String> retired);
+
+  /** Hides a document's chunks from search at once; they stay stored until {@link #delete}. */
+  void unpublish(String tenantId, String documentId);
+
+  /** Removes a document's chunks. */
+  void delete(String tenantId, String documentId);
+
+  /** Nearest chunks to {@code query} in one vector space, best first; scores are cosine similarities. */
+  List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit);
+
+  /** Best BM25 matches of {@code query} over chunk text and section heading, best first. */
+  List<ScoredChunk> searchText(String tenantId, String query, int limit);
+
+  /** How many chunks of a document are stored, searchable or not. */
+  int count(String tenantId, String documentId);
+
+  @Override
+  void close();
+}
