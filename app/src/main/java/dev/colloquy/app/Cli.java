@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "colloquy 0.1.0",
     description = "A conversational engine: sharded, event-sourced chat sessions streamed over SSE.",
-    subcommands = {ServeCommand.class, ReplayCommand.class, MockLlmCommand.class, BenchCommand.class})
+    subcommands = {ServeCommand.class, IngestCommand.class, ReplayCommand.class, MockLlmCommand.class,
+        BenchCommand.class})
 public final class Cli {
 
   public static void main(String[] args) {
