@@ -11,6 +11,7 @@ import dev.colloquy.ingestion.embed.OpenAiCompatibleEmbeddingModel;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
 import dev.colloquy.ingestion.store.VectorStore;
+import dev.colloquy.ingestion.store.qdrant.QdrantVectorStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
@@ -66,7 +67,8 @@ final class Knowledge implements AutoCloseable {
   private static VectorStore store(KnowledgeSettings settings, Path dataDir, int dimensions) {
     return switch (settings.store()) {
       case LUCENE -> new LuceneVectorStore(dataDir.resolve("lucene"), dimensions);
-      case QDRANT -> throw new IllegalStateException("colloquy.knowledge.store = qdrant is not wired yet");
+      case QDRANT -> QdrantVectorStore.connect(settings.qdrant().host(), settings.qdrant().port(),
+          settings.qdrant().apiKey().orElse(null), settings.qdrant().useTls(), settings.qdrant().collection(), dimensions);
     };
   }
 

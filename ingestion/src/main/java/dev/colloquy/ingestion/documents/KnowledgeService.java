@@ -78,11 +78,26 @@ public final class KnowledgeService {
    * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused outright
    */
   public Ingestion ingest(String tenantId, String fileName, byte[] content) {
-    DocumentType type = pipeline.accept(fileName, content);
+    DocumentType type = acceptedType(fileName, content);
     KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
     CompletableFuture<KnowledgeDocument> completion =
         CompletableFuture.supplyAsync(() -> process(pending, content), executor);
     return new Ingestion(pending, completion);
+  }
+
+  /**
+   * Only size and type refuse an upload outright; a file whose content does not match its type (a
+   * corrupt file) is recorded and fails like any other bad content, so its owner can see why.
+   */
+  private DocumentType acceptedType(String fileName, byte[] content) {
+    try {
+      return pipeline.accept(fileName, content);
+    } catch (IngestionException e) {
+      if (e.code() == Code.TOO_LARGE || e.code() == Code.UNSUPPORTED_TYPE) {
+        throw e;
+      }
+      return DocumentType.fromFileName(fileName).orElseThrow(() -> e);
+    }
   }
 
   public Optional<KnowledgeDocument> status(String tenantId, String documentId) {

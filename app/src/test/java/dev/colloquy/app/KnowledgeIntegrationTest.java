@@ -1,0 +1,219 @@
+package dev.colloquy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.mockllm.MockLlmServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Documents go in through the HTTP API (and the command line) and come back as citations of the
+ * right section in a streamed turn; versions replace each other, deletes hide at once, bad files fail
+ * cleanly while the server stays healthy.
+ */
+class KnowledgeIntegrationTest {
+
+  private static final String POLICIES = """
+      # Customer Policies
+
+      ## Refunds
+
+      Customers may request a full refund within 30 days of purchase. Refunds are paid back to the
+      original payment method within 5 business days. Opened software cannot be refunded.
+
+      ## Shipping
+
+      Orders ship within 2 business days. Express shipping costs 15 euros and arrives the next day.
+
+      ## Warranty
+
+      All hardware carries a two year warranty covering manufacturing defects. Damage from drops or
+      water is not covered by the warranty.
+      """;
+
+  @TempDir
+  static Path dataDir;
+
+  private static MockLlmServer mock;
+  private static Colloquy colloquy;
+  private static Api api;
+  private static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    mock = TestColloquy.startMock();
+    colloquy = TestColloquy.start(mock, dataDir, Map.of("colloquy.knowledge.ingestion.max-upload", "64KiB",
+        "colloquy.knowledge.ingestion.max-archive-entries", 100,
+        "colloquy.knowledge.ingestion.max-archive-uncompressed", "1MiB",
+        "colloquy.llm.model", "offline", "colloquy.llm.extra-models", List.of()));
+    api = new Api(colloquy.baseUrl());
+  }
+
+  @AfterAll
+  static void stop() {
+    colloquy.close();
+    mock.close();
+  }
+
+  private static Api.Response upload(String fileName, byte[] content) throws Exception {
+    String boundary = "b" + UUID.randomUUID();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
+        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+    body.write(content);
+    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(colloquy.baseUrl() + "/v1/knowledge/ingest"))
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+    return new Api.Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+        response.body());
+  }
+
+  /** Polls the document's status (the API's own way of waiting) until it has settled. */
+  private static JsonNode settled(String documentId) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      JsonNode status = api.get("/v1/knowledge/" + documentId + "/status").json();
+      String state = status.path("status").asText();
+      if (state.equals("ready") || state.equals("failed")) {
+        return status;
+      }
+      assertThat(System.nanoTime()).as("document still " + state).isLessThan(deadline);
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+    }
+  }
+
+  private static String ingest(String fileName, String text) throws Exception {
+    Api.Response accepted = upload(fileName, text.getBytes(StandardCharsets.UTF_8));
+    assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
+    assertThat(accepted.json().path("status").asText()).isEqualTo("processing");
+    String documentId = accepted.json().path("document_id").asText();
+    assertThat(settled(documentId).path("status").asText()).isEqualTo("ready");
+    return documentId;
+  }
+
+  private static List<SseEvent> ask(String question) throws Exception {
+    try (SseClient stream = api.streamTurn(api.openSession(), Api.turn(question))) {
+      return stream.readToEnd(Duration.ofSeconds(30));
+    }
+  }
+
+  private static JsonNode citations(List<SseEvent> events) {
+    return events.stream().filter(e -> e.event().equals("retrieval")).findFirst().orElseThrow().json().path("citations");
+  }
+
+  @Test
+  void aStreamedAnswerCitesTheSectionThatHoldsIt() throws Exception {
+    String documentId = ingest("policies.md", POLICIES);
+    List<SseEvent> events = ask("How many days do I have to get my money back?");
+    JsonNode first = citations(events).get(0);
+    assertThat(first.path("document_id").asText()).isEqualTo(documentId);
+    assertThat(first.path("source").asText()).isEqualTo("policies.md");
+    assertThat(first.path("section").asText()).isEqualTo("Refunds");
+    String answer = events.getLast().text("text");
+    assertThat(answer).contains("within 30 days");
+
+    String sessionId = events.getFirst().text("session_id");
+    JsonNode assistant = api.session(sessionId).path("messages").get(1);
+    assertThat(assistant.path("citations").get(0).path("section").asText()).isEqualTo("Refunds");
+  }
+
+  @Test
+  void uploadingAFileNameAgainReplacesTheOldVersionAndDeleteHidesItAtOnce() throws Exception {
+    String first = ingest("returns.txt", "Returns policy. Items can be returned within 14 days with the receipt.");
+    String second = ingest("returns.txt", "Returns policy. Items can be returned within 60 days, no receipt needed.");
+    JsonNode list = api.get("/v1/knowledge/list").json().path("documents");
+    assertThat(list.findValuesAsText("id")).contains(second).doesNotContain(first);
+    assertThat(api.get("/v1/knowledge/" + second + "/status").json().path("version").asInt()).isEqualTo(2);
+
+    String answer = ask("How many days to return an item?").getLast().text("text");
+    assertThat(answer).contains("60 days").doesNotContain("14 days");
+
+    Api.Response deleted = api.send("DELETE", "/v1/knowledge/" + second, null);
+    assertThat(deleted.status()).isEqualTo(200);
+    assertThat(deleted.json().path("deleted").asBoolean()).isTrue();
+    assertThat(citations(ask("How many days to return an item?")).findValuesAsText("document_id"))
+        .doesNotContain(second, first);
+    assertThat(api.send("DELETE", "/v1/knowledge/" + second, null).status()).isEqualTo(404);
+  }
+
+  @Test
+  void badFilesAreRefusedOrFailWithoutHarm() throws Exception {
+    Api.Response tooLarge = upload("big.txt", "x".repeat(70 * 1024).getBytes(StandardCharsets.UTF_8));
+    assertThat(tooLarge.status()).isEqualTo(413);
+    assertThat(tooLarge.json().path("error").path("code").asText()).isIn("FILE_TOO_LARGE", "REQUEST_TOO_LARGE");
+
+    Api.Response unsupported = upload("tool.exe", new byte[] {0x4d, 0x5a, 0, 1});
+    assertThat(unsupported.status()).isEqualTo(415);
+    assertThat(unsupported.json().path("error").path("code").asText()).isEqualTo("UNSUPPORTED_FILE_TYPE");
+
+    Api.Response corrupt = upload("broken.docx", "this is not a zip archive".getBytes(StandardCharsets.UTF_8));
+    assertThat(corrupt.status()).isEqualTo(202);
+    JsonNode failed = settled(corrupt.json().path("document_id").asText());
+    assertThat(failed.path("status").asText()).isEqualTo("failed");
+    assertThat(failed.path("error_code").asText()).isEqualTo("corrupt_file");
+    assertThat(failed.path("chunk_count").asInt()).isZero();
+
+    for (byte[] bomb : List.of(zipWithEntries(200, 0), zipWithEntries(1, 5 * 1024 * 1024))) {
+      Api.Response accepted = upload("bomb.docx", bomb);
+      assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
+      JsonNode bombed = settled(accepted.json().path("document_id").asText());
+      assertThat(bombed.path("error_code").asText()).isEqualTo("decompression_bomb");
+    }
+
+    Api.Response noFile = api.send("POST", "/v1/knowledge/ingest", "{}");
+    assertThat(noFile.status()).isEqualTo(415);
+    assertThat(api.get("/v1/knowledge/" + UUID.randomUUID() + "/status").status()).isEqualTo(404);
+    assertThat(api.get("/v1/knowledge/not-an-id/status").json().path("error").path("code").asText())
+        .isEqualTo("DOCUMENT_NOT_FOUND");
+    assertThat(api.get("/ready").status()).isEqualTo(200);
+  }
+
+  /** A DOCX-named zip of many entries, or of entries that inflate far beyond their compressed size. */
+  private static byte[] zipWithEntries(int entries, int bytesEach) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+      for (int i = 0; i < entries; i++) {
+        zip.putNextEntry(new ZipEntry("word/part" + i + ".xml"));
+        zip.write(new byte[bytesEach]);
+        zip.closeEntry();
+      }
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void theCommandLineIngestsFoldersIntoARunningServer(@TempDir Path folder) throws Exception {
+    Files.writeString(folder.resolve("hours.md"), "# Opening hours\n\nThe shop opens at 9 and closes at 18.\n");
+    Files.createDirectories(folder.resolve("more"));
+    Files.writeString(folder.resolve("more/contact.txt"), "Call us on 555-0100 for help with orders.\n");
+    StringWriter out = new StringWriter();
+    int exit = new CommandLine(new Cli()).setOut(new PrintWriter(out))
+        .execute("ingest", folder.toString(), "--server", colloquy.baseUrl());
+    assertThat(exit).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("2/2").contains("Ingested 2 of 2 files");
+    assertThat(api.get("/v1/knowledge/list").json().path("documents").findValuesAsText("filename"))
+        .contains("hours.md", "contact.txt");
+  }
+}
