@@ -23,7 +23,7 @@ public final class Cli {
   }
 
   /** A failure the user can act on is one line, not a stack trace. */
-  private static int oneLine(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+  static int oneLine(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
     command.getErr().println("colloquy: " + e.getMessage());
     return 1;
   }

@@ -60,6 +60,41 @@ final class Api {
     return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
   }
 
+  /** {@code POST /v1/knowledge/ingest} with the file as multipart form data. */
+  Response upload(String fileName, byte[] content) throws Exception {
+    String boundary = "b" + java.util.UUID.randomUUID();
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
+        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    body.write(content);
+    body.write(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/knowledge/ingest"))
+        .timeout(TIMEOUT)
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+    return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
+  }
+
+  /** Uploads a document and polls its status (the API's own way of waiting) until it has settled. */
+  JsonNode ingest(String fileName, byte[] content) throws Exception {
+    Response accepted = upload(fileName, content);
+    assertThat(accepted.status()).as(accepted.body()).isEqualTo(202);
+    return settled(accepted.json().path("document_id").asText());
+  }
+
+  JsonNode settled(String documentId) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      JsonNode status = get("/v1/knowledge/" + documentId + "/status").json();
+      String state = status.path("status").asText();
+      if (state.equals("ready") || state.equals("failed")) {
+        return status;
+      }
+      assertThat(System.nanoTime()).as("document " + documentId + " still " + state).isLessThan(deadline);
+      java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+    }
+  }
+
   /** Opens a session and returns its id. */
   String openSession() throws Exception {
     Response created = post("/v1/sessions", "{}");

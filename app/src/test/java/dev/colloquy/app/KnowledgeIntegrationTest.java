@@ -7,10 +7,6 @@ import dev.colloquy.mockllm.MockLlmServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.locks.LockSupport;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.AfterAll;
@@ -58,7 +53,6 @@ class KnowledgeIntegrationTest {
   private static MockLlmServer mock;
   private static Colloquy colloquy;
   private static Api api;
-  private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() throws Exception {
@@ -77,31 +71,11 @@ class KnowledgeIntegrationTest {
   }
 
   private static Api.Response upload(String fileName, byte[] content) throws Exception {
-    String boundary = "b" + UUID.randomUUID();
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + fileName
-        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-    body.write(content);
-    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(colloquy.baseUrl() + "/v1/knowledge/ingest"))
-        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
-    return new Api.Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-        response.body());
+    return api.upload(fileName, content);
   }
 
-  /** Polls the document's status (the API's own way of waiting) until it has settled. */
   private static JsonNode settled(String documentId) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      JsonNode status = api.get("/v1/knowledge/" + documentId + "/status").json();
-      String state = status.path("status").asText();
-      if (state.equals("ready") || state.equals("failed")) {
-        return status;
-      }
-      assertThat(System.nanoTime()).as("document still " + state).isLessThan(deadline);
-      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-    }
+    return api.settled(documentId);
   }
 
   private static String ingest(String fileName, String text) throws Exception {

@@ -50,6 +50,9 @@ class RestartIntegrationTest {
     mock = TestColloquy.startMock();
     try (Colloquy first = TestColloquy.start(mock, dataDir)) {
       Api api = new Api(first.baseUrl());
+      JsonNode story = api.ingest("story.md", ("# The Story\n\n## The hero\n\nThe hero is Ada, a lighthouse keeper.\n\n"
+          + "## The villain\n\nThe villain is the storm that never ends.\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(story.path("status").asText()).isEqualTo("ready");
       sessionId = api.openSession();
       for (String message : List.of("Who is the hero?", "And the villain?")) {
         Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn(message));
@@ -65,6 +68,7 @@ class RestartIntegrationTest {
       mock.reconfigure(TestColloquy.fastMock());
     }
     assertThat(before.path("messages")).hasSize(4);
+    assertThat(before.path("messages").get(1).path("citations").findValuesAsText("source")).contains("story.md");
     assertThat(before.path("narrative_state").path("completed_turns").asInt()).isEqualTo(2);
   }
 

@@ -297,6 +297,26 @@ class ChatSessionTest {
   }
 
   @Test
+  void aModelThatDoesNotStartInTimeFailsItsRunAndIsCancelledUpstream() throws Exception {
+    newSession("colloquy.llm.first-token-timeout = 300ms");
+    open();
+    mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofSeconds(5)));
+    TestProbe<TurnFrame> probe = testKit.createTestProbe();
+    long cancelledBefore = mock.stats().streamsCancelled();
+    List<TurnFrame> frames;
+    try {
+      start("hello", null, List.of("slow"), probe);
+      frames = untilTerminal(probe);
+      mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } finally {
+      mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofMillis(20)));
+    }
+    assertThat(frames).anyMatch(f -> f.event() instanceof TurnEvent.RunFailed failed
+        && failed.code().equals("MODEL_TIMEOUT"));
+    assertThat(frames.getLast().event()).isInstanceOf(TurnEvent.Failed.class);
+  }
+
+  @Test
   void aTurnWhoseEveryRunFailsEndsFailed() {
     newSession("");
     open();
