@@ -1,9 +1,26 @@
 package dev.colloquy.engine.turn;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.colloquy.engine.CborSerializable;
 import java.util.List;
 
-/** The canonical events of a turn's stream (API.md); dialects map them to their own frames. */
+/**
+ * The canonical events of a turn's stream (API.md); dialects map them to their own frames. The type
+ * names are part of the wire format between nodes: renaming one needs a migration.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = TurnEvent.Started.class, name = "Started"),
+  @JsonSubTypes.Type(value = TurnEvent.Retrieved.class, name = "Retrieved"),
+  @JsonSubTypes.Type(value = TurnEvent.Token.class, name = "Token"),
+  @JsonSubTypes.Type(value = TurnEvent.GapFound.class, name = "GapFound"),
+  @JsonSubTypes.Type(value = TurnEvent.RunCompleted.class, name = "RunCompleted"),
+  @JsonSubTypes.Type(value = TurnEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = TurnEvent.Completed.class, name = "Completed"),
+  @JsonSubTypes.Type(value = TurnEvent.Failed.class, name = "Failed"),
+  @JsonSubTypes.Type(value = TurnEvent.Cancelled.class, name = "Cancelled")
+})
 public sealed interface TurnEvent extends CborSerializable {
 
   default boolean terminal() {

@@ -1,0 +1,102 @@
+package dev.colloquy.engine.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.colloquy.engine.turn.Citation;
+import dev.colloquy.engine.turn.FrameMark;
+import dev.colloquy.engine.turn.Gap;
+import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.turn.RunSpec;
+import dev.colloquy.engine.turn.TurnEvent;
+import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.turn.Usage;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Everything that crosses nodes or reaches the journal goes through Pekko's serialization (Jackson
+ * CBOR) and comes back equal: every reply, every stream element, and every event with full payloads.
+ */
+class WireSerializationTest {
+
+  private static ActorTestKit testKit;
+  private static SerializationTestKit serialization;
+
+  private static final RunOutcome RUN = new RunOutcome("r1", "openai-compatible", "m", RunOutcome.Status.COMPLETED,
+      "text \r\n with breaks", new Usage(10, 20, 0.0015), 123, null, null);
+  private static final RunOutcome FAILED = new RunOutcome("r2", "offline", "offline", RunOutcome.Status.FAILED, "",
+      Usage.NONE, 4, "MODEL_TIMEOUT", "late");
+  private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87);
+  private static final Gap GAP = new Gap("knowledge", "add a document");
+  private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
+      List.of(GAP), List.of(FrameMark.of(FrameMark.Kind.STARTED), new FrameMark(FrameMark.Kind.TOKEN, 0, 5)), 321);
+  private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
+
+  @BeforeAll
+  static void start() {
+    testKit = ActorTestKit.create();
+    serialization = new SerializationTestKit(testKit.system());
+  }
+
+  @AfterAll
+  static void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  private static void roundTrips(Object message) {
+    assertThat(serialization.verifySerialization(message, true)).isEqualTo(message);
+  }
+
+  @Test
+  void everyStreamElementRoundTrips() {
+    List<TurnEvent> events = List.of(
+        new TurnEvent.Started(List.of("r1", "r2")),
+        new TurnEvent.Retrieved(List.of(CITATION), 0.66),
+        new TurnEvent.Token("r1", "\u2028 \r\n\u0000 token"),
+        new TurnEvent.GapFound(GAP),
+        new TurnEvent.RunCompleted(RUN),
+        new TurnEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new TurnEvent.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
+        new TurnEvent.Failed("ALL_RUNS_FAILED", "all failed"),
+        new TurnEvent.Cancelled("disconnected"));
+    for (TurnEvent event : events) {
+      roundTrips(new TurnFrame(7, "s1", "t1", "trace", event));
+    }
+  }
+
+  @Test
+  void everyReplyRoundTrips() {
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "default", "p", JsonNodeFactory.instance.objectNode().put("a", 1), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    roundTrips(new ChatSession.SessionReply(state.view()));
+    roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
+    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 3));
+    roundTrips(new ChatSession.Done());
+    roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
+  }
+
+  @Test
+  void everyEventRoundTripsWithItsFullPayload() {
+    List<ChatSession.Event> events = List.of(
+        new ChatSession.SessionOpened("s1", "default", null, JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.SessionRenamed("title", AT),
+        new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
+        new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
+        new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
+        new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
+        new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
+        new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
+        new ChatSession.SessionDeleted(AT));
+    events.forEach(WireSerializationTest::roundTrips);
+  }
+}
