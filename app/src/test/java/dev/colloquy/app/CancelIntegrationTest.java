@@ -3,60 +3,35 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.mockllm.MockLlmServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** An explicit cancel ends the turn's stream with turn.cancelled and closes the upstream model call at once. */
 class CancelIntegrationTest {
 
-  @TempDir
-  static Path dataDir;
-
-  private static MockLlmServer mock;
-  private static Colloquy colloquy;
-  private static Api api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    mock = TestColloquy.startMock();
-    mock.reconfigure(TestColloquy.slowMock());
-    colloquy = TestColloquy.start(mock, dataDir);
-    api = new Api(colloquy.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (colloquy != null) {
-      colloquy.close();
-    }
-    if (mock != null) {
-      mock.close();
-    }
-  }
+  @RegisterExtension
+  static final RunningColloquy app = RunningColloquy.with(TestColloquy.slowMock(), Map.of());
 
   @Test
   void cancellingARunningTurnEndsItsStreamAndTheUpstreamCallWithinASecond() throws Exception {
-    String sessionId = api.openSession();
-    long cancelledBefore = mock.stats().streamsCancelled();
+    String sessionId = app.api().openSession();
+    long cancelledBefore = app.mock().stats().streamsCancelled();
 
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Talk for a long time"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Talk for a long time"))) {
       List<SseEvent> started = stream.readUntil(event -> event.event().equals("token"), Duration.ofSeconds(30));
       String turnId = started.getFirst().text("turn_id");
 
       long cancelledAt = System.nanoTime();
-      Api.Response cancel = api.post("/v1/sessions/" + sessionId + "/turns/" + turnId + "/cancel", "");
+      Api.Response cancel = app.api().post("/v1/sessions/" + sessionId + "/turns/" + turnId + "/cancel", "");
 
       assertThat(cancel.status()).as(cancel.body()).isEqualTo(202);
       assertThat(cancel.json().path("turn_id").asText()).isEqualTo(turnId);
       long remaining = Duration.ofSeconds(1).toNanos() - (System.nanoTime() - cancelledAt);
-      mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture()
+      app.mock().stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture()
           .get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
 
       List<SseEvent> rest = stream.readToEnd(Duration.ofSeconds(10));
@@ -68,7 +43,7 @@ class CancelIntegrationTest {
       assertThat(rest).filteredOn(event -> event.event().equals("token")).hasSizeLessThan(TestColloquy.slowMock().tokens() - 1);
     }
 
-    JsonNode session = api.session(sessionId);
+    JsonNode session = app.api().session(sessionId);
     assertThat(session.path("running_turn_id").isNull()).as(session.toString()).isTrue();
     assertThat(session.path("messages")).hasSize(1);
     assertThat(session.path("messages").get(0).path("role").asText()).isEqualTo("user");

@@ -2,19 +2,15 @@ package dev.colloquy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A client that loses its connection mid-turn resumes with Last-Event-ID and misses nothing. */
 class DisconnectResumeIntegrationTest {
@@ -23,40 +19,19 @@ class DisconnectResumeIntegrationTest {
   private static final MockLlmSettings MODEL = TestColloquy.fastMock().withTokens(60)
       .withDelays(Duration.ofMillis(50), Duration.ofMillis(50));
 
-  @TempDir
-  static Path dataDir;
-
-  private static MockLlmServer mock;
-  private static Colloquy colloquy;
-  private static Api api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    mock = TestColloquy.startMock();
-    colloquy = TestColloquy.start(mock, dataDir, Map.of("colloquy.http.keep-alive", "200ms"));
-    api = new Api(colloquy.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (colloquy != null) {
-      colloquy.close();
-    }
-    if (mock != null) {
-      mock.close();
-    }
-  }
+  @RegisterExtension
+  static final RunningColloquy app = RunningColloquy.with(TestColloquy.fastMock(), Map.of("colloquy.http.keep-alive", "200ms"));
 
   @BeforeEach
   void slowModel() {
-    mock.reconfigure(MODEL);
+    app.mock().reconfigure(MODEL);
   }
 
   @Test
   void aClientThatReconnectsWithLastEventIdGetsTheRestWithoutGapOrDuplicate() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     List<SseEvent> seen = new ArrayList<>();
-    try (SseClient first = api.streamTurn(sessionId, Api.turn("A long story, please"))) {
+    try (SseClient first = app.api().streamTurn(sessionId, Api.turn("A long story, please"))) {
       for (int tokens = 0; tokens < 5; ) {
         SseEvent event = first.next(Duration.ofSeconds(30));
         seen.add(event);
@@ -67,7 +42,7 @@ class DisconnectResumeIntegrationTest {
     long lastSeen = seen.getLast().number();
 
     List<SseEvent> rest;
-    try (SseClient resumed = api.joinTurn(sessionId, turnId, lastSeen)) {
+    try (SseClient resumed = app.api().joinTurn(sessionId, turnId, lastSeen)) {
       rest = resumed.readToEnd(Duration.ofSeconds(30));
     }
 
@@ -86,14 +61,14 @@ class DisconnectResumeIntegrationTest {
 
   @Test
   void aRetryWithTheSameIdempotencyKeyWhileTheTurnRunsJoinsItInsteadOfStartingAnother() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     String body = Api.turnWithKey("Once, even if I retry", "retry-1");
-    try (SseClient first = api.streamTurn(sessionId, body)) {
+    try (SseClient first = app.api().streamTurn(sessionId, body)) {
       List<SseEvent> firstSeen = first.readUntil(event -> event.event().equals("token"), Duration.ofSeconds(30));
       String turnId = firstSeen.getFirst().text("turn_id");
 
       List<SseEvent> retried;
-      try (SseClient retry = api.streamTurn(sessionId, body)) {
+      try (SseClient retry = app.api().streamTurn(sessionId, body)) {
         retried = retry.readToEnd(Duration.ofSeconds(30));
       }
       firstSeen.addAll(first.readToEnd(Duration.ofSeconds(30)));
@@ -105,15 +80,15 @@ class DisconnectResumeIntegrationTest {
       assertThat(StreamedTurnIntegrationTest.tokenText(retried)).isEqualTo(MODEL.text(MODEL.tokens()));
       assertThat(StreamedTurnIntegrationTest.tokenText(firstSeen)).isEqualTo(MODEL.text(MODEL.tokens()));
     }
-    assertThat(api.session(sessionId).path("messages")).hasSize(2);
+    assertThat(app.api().session(sessionId).path("messages")).hasSize(2);
   }
 
   @Test
   void aQuietStreamCarriesKeepAliveComments() throws Exception {
-    mock.reconfigure(MODEL.withTokens(3).withTimeToFirstToken(Duration.ofMillis(1500)));
-    String sessionId = api.openSession();
+    app.mock().reconfigure(MODEL.withTokens(3).withTimeToFirstToken(Duration.ofMillis(1500)));
+    String sessionId = app.api().openSession();
 
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Take your time"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Take your time"))) {
       List<SseEvent> events = stream.readToEnd(Duration.ofSeconds(30));
 
       assertThat(events.getLast().event()).isEqualTo("turn.completed");

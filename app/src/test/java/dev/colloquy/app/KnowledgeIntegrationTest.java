@@ -3,7 +3,6 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.mockllm.MockLlmServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,9 +15,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -47,35 +45,18 @@ class KnowledgeIntegrationTest {
       water is not covered by the warranty.
       """;
 
-  @TempDir
-  static Path dataDir;
-
-  private static MockLlmServer mock;
-  private static Colloquy colloquy;
-  private static Api api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    mock = TestColloquy.startMock();
-    colloquy = TestColloquy.start(mock, dataDir, Map.of("colloquy.knowledge.ingestion.max-upload", "64KiB",
+  @RegisterExtension
+  static final RunningColloquy app = RunningColloquy.with(TestColloquy.fastMock(), Map.of("colloquy.knowledge.ingestion.max-upload", "64KiB",
         "colloquy.knowledge.ingestion.max-archive-entries", 100,
         "colloquy.knowledge.ingestion.max-archive-uncompressed", "1MiB",
         "colloquy.llm.model", "offline", "colloquy.llm.extra-models", List.of()));
-    api = new Api(colloquy.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    colloquy.close();
-    mock.close();
-  }
 
   private static Api.Response upload(String fileName, byte[] content) throws Exception {
-    return api.upload(fileName, content);
+    return app.api().upload(fileName, content);
   }
 
   private static JsonNode settled(String documentId) throws Exception {
-    return api.settled(documentId);
+    return app.api().settled(documentId);
   }
 
   private static String ingest(String fileName, String text) throws Exception {
@@ -88,7 +69,7 @@ class KnowledgeIntegrationTest {
   }
 
   private static List<SseEvent> ask(String question) throws Exception {
-    try (SseClient stream = api.streamTurn(api.openSession(), Api.turn(question))) {
+    try (SseClient stream = app.api().streamTurn(app.api().openSession(), Api.turn(question))) {
       return stream.readToEnd(Duration.ofSeconds(30));
     }
   }
@@ -109,7 +90,7 @@ class KnowledgeIntegrationTest {
     assertThat(answer).contains("within 30 days");
 
     String sessionId = events.getFirst().text("session_id");
-    JsonNode assistant = api.session(sessionId).path("messages").get(1);
+    JsonNode assistant = app.api().session(sessionId).path("messages").get(1);
     assertThat(assistant.path("citations").get(0).path("section").asText()).isEqualTo("Refunds");
   }
 
@@ -117,19 +98,19 @@ class KnowledgeIntegrationTest {
   void uploadingAFileNameAgainReplacesTheOldVersionAndDeleteHidesItAtOnce() throws Exception {
     String first = ingest("returns.txt", "Returns policy. Items can be returned within 14 days with the receipt.");
     String second = ingest("returns.txt", "Returns policy. Items can be returned within 60 days, no receipt needed.");
-    JsonNode list = api.get("/v1/knowledge/list").json().path("documents");
+    JsonNode list = app.api().get("/v1/knowledge/list").json().path("documents");
     assertThat(list.findValuesAsText("id")).contains(second).doesNotContain(first);
-    assertThat(api.get("/v1/knowledge/" + second + "/status").json().path("version").asInt()).isEqualTo(2);
+    assertThat(app.api().get("/v1/knowledge/" + second + "/status").json().path("version").asInt()).isEqualTo(2);
 
     String answer = ask("How many days to return an item?").getLast().text("text");
     assertThat(answer).contains("60 days").doesNotContain("14 days");
 
-    Api.Response deleted = api.send("DELETE", "/v1/knowledge/" + second, null);
+    Api.Response deleted = app.api().send("DELETE", "/v1/knowledge/" + second, null);
     assertThat(deleted.status()).isEqualTo(200);
     assertThat(deleted.json().path("deleted").asBoolean()).isTrue();
     assertThat(citations(ask("How many days to return an item?")).findValuesAsText("document_id"))
         .doesNotContain(second, first);
-    assertThat(api.send("DELETE", "/v1/knowledge/" + second, null).status()).isEqualTo(404);
+    assertThat(app.api().send("DELETE", "/v1/knowledge/" + second, null).status()).isEqualTo(404);
   }
 
   @Test
@@ -156,12 +137,12 @@ class KnowledgeIntegrationTest {
       assertThat(bombed.path("error_code").asText()).isEqualTo("decompression_bomb");
     }
 
-    Api.Response noFile = api.send("POST", "/v1/knowledge/ingest", "{}");
+    Api.Response noFile = app.api().send("POST", "/v1/knowledge/ingest", "{}");
     assertThat(noFile.status()).isEqualTo(415);
-    assertThat(api.get("/v1/knowledge/" + UUID.randomUUID() + "/status").status()).isEqualTo(404);
-    assertThat(api.get("/v1/knowledge/not-an-id/status").json().path("error").path("code").asText())
+    assertThat(app.api().get("/v1/knowledge/" + UUID.randomUUID() + "/status").status()).isEqualTo(404);
+    assertThat(app.api().get("/v1/knowledge/not-an-id/status").json().path("error").path("code").asText())
         .isEqualTo("DOCUMENT_NOT_FOUND");
-    assertThat(api.get("/ready").status()).isEqualTo(200);
+    assertThat(app.api().get("/ready").status()).isEqualTo(200);
   }
 
   /** A DOCX-named zip of many entries, or of entries that inflate far beyond their compressed size. */
@@ -184,10 +165,10 @@ class KnowledgeIntegrationTest {
     Files.writeString(folder.resolve("more/contact.txt"), "Call us on 555-0100 for help with orders.\n");
     StringWriter out = new StringWriter();
     int exit = new CommandLine(new Cli()).setOut(new PrintWriter(out))
-        .execute("ingest", folder.toString(), "--server", colloquy.baseUrl());
+        .execute("ingest", folder.toString(), "--server", app.colloquy().baseUrl());
     assertThat(exit).as(out.toString()).isZero();
     assertThat(out.toString()).contains("2/2").contains("Ingested 2 of 2 files");
-    assertThat(api.get("/v1/knowledge/list").json().path("documents").findValuesAsText("filename"))
+    assertThat(app.api().get("/v1/knowledge/list").json().path("documents").findValuesAsText("filename"))
         .contains("hours.md", "contact.txt");
   }
 }

@@ -3,67 +3,42 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A turn end to end: streamed over SSE, as JSON, resumed after it ended, and made idempotent. */
 class StreamedTurnIntegrationTest {
 
   private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
 
-  @TempDir
-  static Path dataDir;
-
-  private static MockLlmServer mock;
-  private static Colloquy colloquy;
-  private static Api api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    mock = TestColloquy.startMock();
-    colloquy = TestColloquy.start(mock, dataDir);
-    api = new Api(colloquy.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (colloquy != null) {
-      colloquy.close();
-    }
-    if (mock != null) {
-      mock.close();
-    }
-  }
+  @RegisterExtension
+  static final RunningColloquy app = RunningColloquy.withDefaults();
 
   @BeforeEach
   void fastModel() {
-    mock.reconfigure(TestColloquy.fastMock());
+    app.mock().reconfigure(TestColloquy.fastMock());
   }
 
   @Test
   void aTurnStreamsItsEventsInOrderAndIsKeptInTheSession() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
 
     List<SseEvent> events;
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Tell me a story"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Tell me a story"))) {
       events = stream.readToEnd(TURN_TIMEOUT);
     }
 
-    String expectedText = mock.settings().text(mock.settings().tokens());
-    assertThat(names(events)).containsExactlyElementsOf(expectedNames(mock.settings().tokens()));
+    String expectedText = app.mock().settings().text(app.mock().settings().tokens());
+    assertThat(names(events)).containsExactlyElementsOf(expectedNames(app.mock().settings().tokens()));
     assertThat(ids(events)).containsExactlyElementsOf(oneTo(events.size()));
     String turnId = events.getFirst().text("turn_id");
     String traceId = events.getFirst().text("trace_id");
@@ -77,13 +52,13 @@ class StreamedTurnIntegrationTest {
     SseEvent completed = events.getLast();
     assertThat(tokenText(events)).isEqualTo(expectedText);
     assertThat(completed.text("text")).isEqualTo(expectedText);
-    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(mock.settings().tokens());
+    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
     SseEvent run = events.get(events.size() - 2);
     assertThat(run.text("model")).isEqualTo(TestColloquy.MODEL);
     assertThat(run.text("text")).isEqualTo(expectedText);
     assertThat(events.getFirst().json().path("run_ids").get(0).asText()).isEqualTo(run.text("run_id"));
 
-    JsonNode messages = api.session(sessionId).path("messages");
+    JsonNode messages = app.api().session(sessionId).path("messages");
     assertThat(messages).hasSize(2);
     assertThat(messages.get(0).path("role").asText()).isEqualTo("user");
     assertThat(messages.get(0).path("content").asText()).isEqualTo("Tell me a story");
@@ -96,36 +71,36 @@ class StreamedTurnIntegrationTest {
 
   @Test
   void withoutAnEventStreamTheTurnAnswersJsonOnceComplete() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
 
-    Api.Response response = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Answer in JSON"));
+    Api.Response response = app.api().post("/v1/sessions/" + sessionId + "/turns", Api.turn("Answer in JSON"));
 
     assertThat(response.status()).as(response.body()).isEqualTo(200);
     assertThat(response.contentType()).startsWith("application/json");
     JsonNode turn = response.json();
-    String expectedText = mock.settings().text(mock.settings().tokens());
+    String expectedText = app.mock().settings().text(app.mock().settings().tokens());
     assertThat(turn.path("session_id").asText()).isEqualTo(sessionId);
     assertThat(turn.path("turn_id").asText()).isNotBlank();
     assertThat(turn.path("status").asText()).isEqualTo("completed");
     assertThat(turn.path("text").asText()).isEqualTo(expectedText);
-    assertThat(turn.path("usage").path("completion_tokens").asInt()).isEqualTo(mock.settings().tokens());
+    assertThat(turn.path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
     assertThat(turn.path("usage").path("total_tokens").asInt())
-        .isEqualTo(turn.path("usage").path("prompt_tokens").asInt() + mock.settings().tokens());
-    assertThat(api.session(sessionId).path("messages")).hasSize(2);
+        .isEqualTo(turn.path("usage").path("prompt_tokens").asInt() + app.mock().settings().tokens());
+    assertThat(app.api().session(sessionId).path("messages")).hasSize(2);
   }
 
   @Test
   void resumingAFinishedTurnDeliversExactlyTheEventsAfterTheLastOneSeen() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     List<SseEvent> live;
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Resume me"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Resume me"))) {
       live = stream.readToEnd(TURN_TIMEOUT);
     }
     String turnId = live.getFirst().text("turn_id");
     int lastSeen = 5;
 
     List<SseEvent> resumed;
-    try (SseClient stream = api.joinTurn(sessionId, turnId, (long) lastSeen)) {
+    try (SseClient stream = app.api().joinTurn(sessionId, turnId, (long) lastSeen)) {
       resumed = stream.readToEnd(TURN_TIMEOUT);
     }
 
@@ -144,14 +119,14 @@ class StreamedTurnIntegrationTest {
    */
   @Test
   void reconnectingAfterTheTerminalEventEndsAtOnce() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     List<SseEvent> live;
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Finish, then let me reconnect"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Finish, then let me reconnect"))) {
       live = stream.readToEnd(TURN_TIMEOUT);
     }
     String turnId = live.getFirst().text("turn_id");
 
-    HttpResponse<InputStream> response = api.joinTurnResponse(sessionId, turnId, live.getLast().number());
+    HttpResponse<InputStream> response = app.api().joinTurnResponse(sessionId, turnId, live.getLast().number());
 
     if (response.statusCode() == 204) {
       response.body().close();
@@ -165,17 +140,17 @@ class StreamedTurnIntegrationTest {
 
   @Test
   void theSameIdempotencyKeyTwiceGivesTheSameTurnAndNoSecond() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     String first;
-    try (SseClient stream = api.streamTurn(sessionId, Api.turnWithKey("Only once", "key-1"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turnWithKey("Only once", "key-1"))) {
       first = stream.readToEnd(TURN_TIMEOUT).getFirst().text("turn_id");
     }
 
-    Api.Response again = api.post("/v1/sessions/" + sessionId + "/turns", Api.turnWithKey("Only once", "key-1"));
+    Api.Response again = app.api().post("/v1/sessions/" + sessionId + "/turns", Api.turnWithKey("Only once", "key-1"));
 
     assertThat(again.status()).as(again.body()).isEqualTo(200);
     assertThat(again.json().path("turn_id").asText()).isEqualTo(first);
-    JsonNode messages = api.session(sessionId).path("messages");
+    JsonNode messages = app.api().session(sessionId).path("messages");
     assertThat(messages).hasSize(2);
     assertThat(messages.findValuesAsText("turn_id")).containsOnly(first);
   }
@@ -183,12 +158,12 @@ class StreamedTurnIntegrationTest {
   @Test
   void tokenTextThatLooksLikeSseFramingCannotInjectEvents() throws Exception {
     MockLlmSettings hostile = TestColloquy.fastMock().withTokens(5).withTokenText("a\r\nevent: evil\r\ndata: x\n\n{i}\r");
-    mock.reconfigure(hostile);
-    String sessionId = api.openSession();
+    app.mock().reconfigure(hostile);
+    String sessionId = app.api().openSession();
 
     List<SseEvent> events;
     List<String> unknownLines;
-    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Say something nasty"))) {
+    try (SseClient stream = app.api().streamTurn(sessionId, Api.turn("Say something nasty"))) {
       events = stream.readToEnd(TURN_TIMEOUT);
       unknownLines = stream.unknownLines();
     }

@@ -3,49 +3,24 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.mockllm.MockLlmServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** One turn fanned out to two models, one of which fails: both runs are streamed and both are journaled. */
 class TwoModelsIntegrationTest {
 
-  @TempDir
-  static Path dataDir;
-
-  private static MockLlmServer mock;
-  private static Colloquy colloquy;
-  private static Api api;
-
-  @BeforeAll
-  static void start() throws Exception {
-    mock = TestColloquy.startMock();
-    colloquy = TestColloquy.start(mock, dataDir);
-    api = new Api(colloquy.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    if (colloquy != null) {
-      colloquy.close();
-    }
-    if (mock != null) {
-      mock.close();
-    }
-  }
+  @RegisterExtension
+  static final RunningColloquy app = RunningColloquy.withDefaults();
 
   @Test
   void aFailingModelFailsItsRunAndTheOtherCompletesTheTurn() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
 
     List<SseEvent> events;
-    try (SseClient stream = api.streamTurn(sessionId,
+    try (SseClient stream = app.api().streamTurn(sessionId,
         Api.turn("Two opinions, please", List.of(TestColloquy.MODEL, TestColloquy.BROKEN_MODEL)))) {
       events = stream.readToEnd(Duration.ofSeconds(30));
     }
@@ -53,13 +28,13 @@ class TwoModelsIntegrationTest {
     List<String> runIds = new ArrayList<>();
     events.getFirst().json().path("run_ids").forEach(id -> runIds.add(id.asText()));
     assertThat(runIds).hasSize(2).doesNotHaveDuplicates();
-    String expectedText = mock.settings().text(mock.settings().tokens());
+    String expectedText = app.mock().settings().text(app.mock().settings().tokens());
     SseEvent completed = single(events, "run.completed");
     SseEvent failed = single(events, "run.failed");
     assertThat(completed.text("run_id")).isEqualTo(runIds.get(0));
     assertThat(completed.text("model")).isEqualTo(TestColloquy.MODEL);
     assertThat(completed.text("text")).isEqualTo(expectedText);
-    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(mock.settings().tokens());
+    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
     assertThat(failed.text("run_id")).isEqualTo(runIds.get(1));
     assertThat(failed.text("code")).isNotBlank();
     assertThat(failed.text("message")).isNotBlank().doesNotContain("Exception", "at dev.");
@@ -70,12 +45,12 @@ class TwoModelsIntegrationTest {
     assertThat(events).filteredOn(SseEvent::terminal).hasSize(1);
     String turnId = events.getFirst().text("turn_id");
 
-    JsonNode messages = api.session(sessionId).path("messages");
+    JsonNode messages = app.api().session(sessionId).path("messages");
     assertThat(messages).hasSize(2);
     assertThat(messages.get(1).path("run_id").asText()).isEqualTo(runIds.get(0));
     assertThat(messages.get(1).path("model").asText()).isEqualTo(TestColloquy.MODEL);
 
-    Api.Response journal = api.get("/v1/sessions/" + sessionId + "/journal");
+    Api.Response journal = app.api().get("/v1/sessions/" + sessionId + "/journal");
     assertThat(journal.status()).as(journal.body()).isEqualTo(200);
     JsonNode turnCompleted = single(journal.json().path("events"), "TurnCompleted");
     assertThat(turnCompleted.path("event").path("turn_id").asText()).isEqualTo(turnId);
@@ -93,11 +68,11 @@ class TwoModelsIntegrationTest {
 
   @Test
   void whenEveryModelFailsTheStreamEndsWithTurnFailedAndJsonGets502() throws Exception {
-    String sessionId = api.openSession();
+    String sessionId = app.api().openSession();
     String body = Api.turn("Anyone there?", List.of(TestColloquy.BROKEN_MODEL));
 
     List<SseEvent> events;
-    try (SseClient stream = api.streamTurn(sessionId, body)) {
+    try (SseClient stream = app.api().streamTurn(sessionId, body)) {
       events = stream.readToEnd(Duration.ofSeconds(30));
     }
 
@@ -107,9 +82,9 @@ class TwoModelsIntegrationTest {
     assertThat(failed.event()).isEqualTo("turn.failed");
     assertThat(failed.text("code")).isEqualTo("ALL_RUNS_FAILED");
     assertThat(failed.text("message")).isNotBlank().doesNotContain("Exception", "at dev.");
-    assertThat(api.session(sessionId).path("messages")).hasSize(1);
+    assertThat(app.api().session(sessionId).path("messages")).hasSize(1);
 
-    Api.Response json = api.post("/v1/sessions/" + sessionId + "/turns", body);
+    Api.Response json = app.api().post("/v1/sessions/" + sessionId + "/turns", body);
     assertThat(json.status()).as(json.body()).isEqualTo(502);
     assertThat(json.json().path("error").path("code").asText()).isEqualTo("ALL_RUNS_FAILED");
     assertThat(json.json().path("error").path("trace_id").asText()).isNotBlank();
