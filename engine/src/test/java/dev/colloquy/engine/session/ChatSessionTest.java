@@ -300,14 +300,18 @@ class ChatSessionTest {
   void aModelThatDoesNotStartInTimeFailsItsRunAndIsCancelledUpstream() throws Exception {
     newSession("colloquy.llm.first-token-timeout = 300ms");
     open();
-    mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofSeconds(5)));
+    // The mock notices a closed connection only when it next writes: after its 2 s to the first token,
+    // well before the 6 s its full answer would take.
+    mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofSeconds(2)));
     TestProbe<TurnFrame> probe = testKit.createTestProbe();
     long cancelledBefore = mock.stats().streamsCancelled();
+    long completedBefore = mock.stats().streamsCompleted();
     List<TurnFrame> frames;
     try {
       start("hello", null, List.of("slow"), probe);
       frames = untilTerminal(probe);
-      mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+      mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(4, TimeUnit.SECONDS);
+      assertThat(mock.stats().streamsCompleted()).isEqualTo(completedBefore);
     } finally {
       mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofMillis(20)));
     }

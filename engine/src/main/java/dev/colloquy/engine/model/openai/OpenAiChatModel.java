@@ -140,6 +140,9 @@ public final class OpenAiChatModel implements ChatModel {
   }
 
   static ModelException translate(RuntimeException e, boolean midStream) {
+    if (timedOut(e)) {
+      return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
+    }
     if (e instanceof RateLimitException) {
       return new ModelException(ModelException.RATE_LIMITED, "The model endpoint is rate limiting requests", e);
     }
@@ -155,5 +158,16 @@ public final class OpenAiChatModel implements ChatModel {
       return new ModelException(ModelException.UNAVAILABLE, "The model endpoint cannot be reached", e);
     }
     return new ModelException(ModelException.STREAM_BROKEN, "The model stream failed: " + e.getClass().getSimpleName(), e);
+  }
+
+  /** The HTTP client's own read or call timeout (set from the same settings as the run's timers). */
+  private static boolean timedOut(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.net.SocketTimeoutException
+          || (cause instanceof java.io.InterruptedIOException && "timeout".equals(cause.getMessage()))) {
+        return true;
+      }
+    }
+    return false;
   }
 }
