@@ -5,5 +5,5 @@ import picocli.CommandLine.Command;
 /** {@code colloquy bench}: measurements written to bench/RESULTS.md. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of the running engine; see the subcommands.",
-    subcommands = {StreamingBench.class})
+    subcommands = {StreamingBench.class, RetrievalBench.class})
 final class BenchCommand {}

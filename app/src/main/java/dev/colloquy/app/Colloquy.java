@@ -75,11 +75,13 @@ public final class Colloquy implements AutoCloseable {
     ActorSystem<Void> system = null;
     Knowledge knowledge = null;
     try {
-      knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource());
+      ModelCatalog models = models(settings.llm(), blocking);
+      knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
+          Knowledge.modelEnricher(settings.llm(), models));
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection()).withFallback(config));
       joinCluster(system);
-      EngineServices services = new EngineServices(settings.session(), settings.llm(), models(settings.llm(), blocking),
+      EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking));
       ChatSession.init(system, services);
       ApiRoutes routes = new ApiRoutes(

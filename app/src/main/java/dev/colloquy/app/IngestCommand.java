@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -93,8 +95,10 @@ final class IngestCommand implements Callable<Integer> {
         : ConfigFactory.parseMap(Map.of("colloquy.storage.data-dir", dataDir.toString()));
     ColloquySettings settings = ColloquySettings.create(Colloquy.loadConfig(overrides));
     List<Result> results = new ArrayList<>();
-    try (Database database = Database.open(settings.storage());
-        Knowledge knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource())) {
+    try (ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
+        Database database = Database.open(settings.storage());
+        Knowledge knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
+            Knowledge.modelEnricher(settings.llm(), Colloquy.models(settings.llm(), blocking)))) {
       for (Path file : files) {
         results.add(progress.done(ingestLocally(knowledge, file)));
       }

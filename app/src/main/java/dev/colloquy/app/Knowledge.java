@@ -1,6 +1,14 @@
 package dev.colloquy.app;
 
 import dev.colloquy.config.KnowledgeSettings;
+import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.ingestion.chunk.ChunkEnricher;
+import dev.colloquy.ingestion.chunk.ModelEnricher;
+import dev.colloquy.ingestion.search.Reranker;
+import dev.colloquy.ingestion.search.RetrievalSettings;
+import dev.colloquy.ingestion.search.rerank.CohereReranker;
+import dev.colloquy.ingestion.search.rerank.RerankSettings;
 import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.IngestionLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
@@ -41,7 +49,12 @@ final class Knowledge implements AutoCloseable {
     this.searching = searching;
   }
 
-  static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource) {
+  /**
+   * @param modelEnricher rewrites chunk summaries and questions with the chat model in the background,
+   *     when one is configured
+   */
+  static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource,
+      Optional<ChunkEnricher> modelEnricher) {
     EmbeddingModel embeddings = embeddings(settings.embedding());
     VectorStore store = store(settings, dataDir, embeddings.dimensions());
     ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
@@ -52,8 +65,20 @@ final class Knowledge implements AutoCloseable {
         limits.parseTimeout(), limits.maxArchiveEntries(), limits.maxArchiveUncompressedBytes(),
         limits.maxExtractedChars()), embeddings);
     KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
-        Optional.empty(), ingestion, Clock.systemUTC());
-    return new Knowledge(store, new HybridKnowledgeBase(store, embeddings, searching), documents, ingestion, searching);
+        modelEnricher, ingestion, Clock.systemUTC());
+    RetrievalSettings retrieval = RetrievalSettings.defaults();
+    Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(new RerankSettings(
+        rerank.baseUrl(), rerank.apiKey(), rerank.model(), rerank.timeout(), retrieval.rerankCandidates())));
+    HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
+    return new Knowledge(store, search, documents, ingestion, searching);
+  }
+
+  /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
+  static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
+    if (!llm.configured()) {
+      return Optional.empty();
+    }
+    return Optional.of(new ModelEnricher(models.find(llm.model()).orElseThrow(), llm.model(), llm.totalTimeout()));
   }
 
   private static EmbeddingModel embeddings(KnowledgeSettings.Embedding embedding) {

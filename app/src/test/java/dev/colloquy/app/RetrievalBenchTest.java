@@ -33,6 +33,9 @@ class RetrievalBenchTest {
     assertThat(hybrid).as(quality.markdown(set))
         .isGreaterThanOrEqualTo(quality.scores().get(Mode.DENSE).recallAt5())
         .isGreaterThanOrEqualTo(quality.scores().get(Mode.BM25).recallAt5());
+    assertThat(quality.scores().get(Mode.HYBRID).mrr()).as(quality.markdown(set))
+        .isGreaterThan(quality.scores().get(Mode.DENSE).mrr())
+        .isGreaterThan(quality.scores().get(Mode.BM25).mrr());
   }
 
   @Test

@@ -28,6 +28,7 @@ public final class ApiRoutes extends AllDirectives {
   private final JournalRoutes journal;
   private final HealthRoutes health;
   private final Route knowledge;
+  private final OpenApiRoutes openApi = new OpenApiRoutes();
 
   public ApiRoutes(SessionRoutes sessions, JournalRoutes journal, HealthRoutes health, Route knowledge) {
     this.sessions = sessions;
@@ -40,7 +41,7 @@ public final class ApiRoutes extends AllDirectives {
     return extractRequest(request -> {
       String traceId = newTraceId();
       return handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-          concat(health.route(), journal.route(), knowledge, sessions.route(traceId))));
+          concat(health.route(), openApi.route(), journal.route(), knowledge, sessions.route(traceId))));
     });
   }
 

@@ -21,15 +21,17 @@ import java.util.concurrent.Executor;
 
 /**
  * Hybrid retrieval (seed 004 §7): the query is embedded once and searched in the chunks' three
- * vector spaces (text, summary, questions) and with BM25; the four rankings are merged by
- * reciprocal rank fusion (k = 60), then reranked when a {@link Reranker} is configured. Only
- * published (active, latest-version) chunks of the tenant are searched.
+ * vector spaces (text, summary, questions) and with BM25. The three vectors are three views of the
+ * same chunk, so they make one dense ranking, by each chunk's best cosine; the dense and the BM25
+ * rankings are then merged by reciprocal rank fusion (k = 60) with equal say, and reranked when a
+ * {@link Reranker} is configured. Only published (active, latest-version) chunks of the tenant are
+ * searched. {@link Mode} runs either side alone, for evaluation.
  *
  * <p><b>Relevance and confidence.</b> Each returned passage carries a relevance in 0..1, and the
  * confidence is seed 004 §7.2 computed over those relevances: {@code min(1, 0.85 * top + 0.15 *
  * supporting / 10)}, with {@code top} the first passage's relevance and {@code supporting} the
  * passages among the first 8 whose relevance exceeds 0.4. With a reranker the relevance is the
- * reranker's score and passages are ordered by it. Without one, passages keep the fusion order and
+ * reranker's score and passages are ordered by it. Without one (or while it fails), passages keep the fusion order and
  * the relevance is the <em>dense relevance</em>: the best cosine similarity between the query and
  * any of the chunk's three vectors, clamped to 0..1. A chunk found by BM25 alone gets the lowest
  * cosine seen in the dense rankings, which bounds its own from above (it ranked below all of them).
@@ -58,6 +60,13 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
     this(store, embeddings, Optional.empty(), executor, RetrievalSettings.defaults());
   }
 
+  /** Which rankings a search fuses: both (the default), or one side alone. */
+  public enum Mode {
+    DENSE,
+    TEXT,
+    HYBRID
+  }
+
   @Override
   public CompletionStage<RetrievalResult> search(String tenantId, String query, int limit) {
     return CompletableFuture.supplyAsync(() -> searchNow(tenantId, query, limit), executor);
@@ -65,14 +74,19 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
 
   /** The same search, on the calling thread. */
   public RetrievalResult searchNow(String tenantId, String query, int limit) {
+    return searchNow(tenantId, query, limit, Mode.HYBRID);
+  }
+
+  public RetrievalResult searchNow(String tenantId, String query, int limit, Mode mode) {
     if (query == null || query.isBlank() || limit <= 0) {
       return RetrievalResult.empty();
     }
-    Candidates candidates = candidates(tenantId, query);
+    Candidates candidates = candidates(tenantId, query, mode);
     if (candidates.byId.isEmpty()) {
       return RetrievalResult.empty();
     }
-    List<Ranked> ranked = reranker.map(r -> reranked(r, query, candidates)).orElseGet(() -> byDenseRelevance(candidates));
+    List<Ranked> ranked = reranker.flatMap(r -> reranked(r, query, candidates))
+        .orElseGet(() -> byDenseRelevance(candidates));
     List<Ranked> top = ranked.subList(0, Math.min(limit, ranked.size()));
     List<Double> relevances = ranked.stream().map(Ranked::relevance).toList();
     double confidence = Confidence.of(relevances, settings.confidenceTopN(), settings.supportThreshold());
@@ -83,7 +97,7 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
 
   private record Candidates(List<String> fusedIds, Map<String, KnowledgeChunk> byId, Map<String, Double> bestCosine, double lowestCosine) {}
 
-  private Candidates candidates(String tenantId, String query) {
+  private Candidates candidates(String tenantId, String query, Mode mode) {
     float[] queryVector = vectors.embedQuery(query);
     int perList = settings.candidatesPerList();
     List<List<String>> rankings = new ArrayList<>();
@@ -92,13 +106,22 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
     double lowestCosine = 1.0;
     for (VectorName name : VectorName.values()) {
       List<ScoredChunk> hits = store.searchDense(tenantId, name, queryVector, perList);
-      rankings.add(ids(hits, byId));
+      ids(hits, byId);
       for (ScoredChunk hit : hits) {
         bestCosine.merge(hit.chunk().chunkId(), hit.score(), Math::max);
         lowestCosine = Math.min(lowestCosine, hit.score());
       }
     }
-    rankings.add(ids(store.searchText(tenantId, query, perList), byId));
+    if (mode != Mode.TEXT) {
+      rankings.add(bestCosine.entrySet().stream()
+          .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+          .map(Map.Entry::getKey)
+          .limit(perList)
+          .toList());
+    }
+    if (mode != Mode.DENSE) {
+      rankings.add(ids(store.searchText(tenantId, query, perList), byId));
+    }
     List<String> fused = ReciprocalRankFusion.fuse(rankings, settings.rrfK()).stream()
         .map(ReciprocalRankFusion.Fused::id)
         .toList();
@@ -111,12 +134,17 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
         .toList();
   }
 
-  private List<Ranked> reranked(Reranker reranker, String query, Candidates candidates) {
+  /** The candidates in the reranker's order, or empty when it could not score them. */
+  private Optional<List<Ranked>> reranked(Reranker reranker, String query, Candidates candidates) {
     List<KnowledgeChunk> chunks = candidates.fusedIds.stream()
         .limit(settings.rerankCandidates())
         .map(candidates.byId::get)
         .toList();
-    List<Double> scores = reranker.rerank(query, chunks.stream().map(KnowledgeChunk::text).toList());
+    Optional<List<Double>> rescored = reranker.rerank(query, chunks.stream().map(KnowledgeChunk::text).toList());
+    if (rescored.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Double> scores = rescored.get();
     if (scores.size() != chunks.size()) {
       throw new IllegalStateException("the reranker scored " + scores.size() + " of " + chunks.size() + " passages");
     }
@@ -125,7 +153,7 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
       ranked.add(new Ranked(chunks.get(i), Confidence.clamp(scores.get(i))));
     }
     ranked.sort(Comparator.comparingDouble(Ranked::relevance).reversed());
-    return ranked;
+    return Optional.of(ranked);
   }
 
   private static List<String> ids(List<ScoredChunk> hits, Map<String, KnowledgeChunk> byId) {

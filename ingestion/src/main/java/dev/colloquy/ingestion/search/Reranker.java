@@ -1,6 +1,7 @@
 package dev.colloquy.ingestion.search;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Scores how well each document answers a query, as a relevance between 0 and 1 (a Cohere-style
@@ -8,6 +9,9 @@ import java.util.List;
  */
 public interface Reranker {
 
-  /** One relevance per document, in the order the documents were given. */
-  List<Double> rerank(String query, List<String> documents);
+  /**
+   * One relevance per document, in the order the documents were given; empty when the reranker
+   * could not score them (it logs why), and retrieval then goes on without it.
+   */
+  Optional<List<Double>> rerank(String query, List<String> documents);
 }

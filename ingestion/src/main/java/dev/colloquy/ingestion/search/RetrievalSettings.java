@@ -3,7 +3,7 @@ package dev.colloquy.ingestion.search;
 /**
  * How hybrid retrieval runs.
  *
- * @param candidatesPerList hits taken from each of the four searches (three vectors, BM25) before fusion
+ * @param candidatesPerList hits taken from each search (each of the three vectors, BM25) and from the dense ranking before fusion
  * @param rrfK the k of reciprocal rank fusion: a hit at rank r of a list adds 1 / (k + r)
  * @param rerankCandidates how many fused hits go to the reranker
  * @param confidenceTopN how many top results count towards the confidence's supporting chunks

@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -70,7 +69,7 @@ public final class LuceneVectorStore implements VectorStore {
 
   private final Path directory;
   private final int dimensions;
-  private final Analyzer analyzer = new EnglishAnalyzer();
+  private final Analyzer analyzer = EnglishText.analyzer();
   private final Map<String, TenantIndex> tenants = new ConcurrentHashMap<>();
 
   /**

@@ -78,7 +78,8 @@ class HybridKnowledgeBaseTest {
 
   @Test
   void aRerankerOrdersThePassagesAndItsScoresMakeTheConfidence() {
-    Reranker shippingFirst = (query, documents) -> documents.stream().map(text -> text.contains("Parcels") ? 0.9 : 0.1).toList();
+    Reranker shippingFirst = (query, documents) ->
+        Optional.of(documents.stream().map(text -> text.contains("Parcels") ? 0.9 : 0.1).toList());
     var knowledge = new HybridKnowledgeBase(store, model, Optional.of(shippingFirst), executor, RetrievalSettings.defaults());
 
     RetrievalResult result = knowledge.searchNow("acme", "Do gift cards expire?", 3);

@@ -1,5 +1,7 @@
 package dev.colloquy.ingestion.store.qdrant;
 
+import dev.colloquy.ingestion.store.EnglishText;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +12,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
@@ -70,7 +71,7 @@ final class Bm25Terms implements AutoCloseable {
     }
   }
 
-  private final Analyzer analyzer = new EnglishAnalyzer();
+  private final Analyzer analyzer = EnglishText.analyzer();
 
   /** The distinct analysed terms of {@code text}, in order of first appearance. */
   List<String> distinctTerms(String text) {

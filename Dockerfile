@@ -1,0 +1,79 @@
+# syntax=docker/dockerfile:1
+#
+# Colloquy in a container: built with the Maven wrapper on a JDK 21, run on a JRE 21 as a non-root
+# user. The image's command is `colloquy <subcommand>`, `serve` by default:
+#
+#   docker build -t colloquy:local .
+#   docker run --rm -p 8080:8080 colloquy:local                       # one node, embedded PostgreSQL
+#   docker run --rm -p 8090:8090 colloquy:local mock-llm --host 0.0.0.0 --port 8090
+#
+# Configuration is the same environment variables as `./colloquy` (README, reference.conf), plus
+# COLLOQUY_JAVA_OPTS (JVM options and -Dkey=value settings, split on whitespace) and COLLOQUY_LOG_FORMAT.
+# docker-compose.yml runs the full stack: PostgreSQL, Qdrant and a three-node cluster.
+
+ARG JAVA_VERSION=21
+
+# ---------------------------------------------------------------------------------------------- build
+FROM eclipse-temurin:${JAVA_VERSION}-jdk AS build
+WORKDIR /src
+COPY . .
+# The Maven distribution (~/.m2/wrapper) and the local repository are cached between builds.
+# On JDK 21 no --sun-misc-unsafe-memory-access flag is passed (JDK 21 rejects it).
+RUN --mount=type=cache,target=/root/.m2 \
+    sh ./mvnw -B -q -DskipTests package \
+ && test -d app/target/classes \
+ && test -n "$(ls app/target/lib/*.jar)"
+
+# -------------------------------------------------------------------------------------------- runtime
+FROM eclipse-temurin:${JAVA_VERSION}-jre AS runtime
+
+RUN groupadd --system --gid 10001 colloquy \
+ && useradd --system --uid 10001 --gid colloquy --home-dir /var/lib/colloquy --shell /usr/sbin/nologin colloquy \
+ && mkdir -p /var/lib/colloquy /opt/colloquy/bin \
+ && chown colloquy:colloquy /var/lib/colloquy
+
+# The launcher: what ./colloquy does once built, without the build step and the JDK 23+ flag.
+#  - COLLOQUY_LOG_FORMAT=text switches to the plain-text logback configuration (default json).
+#  - COLLOQUY_SEED_NODES, a HOCON list (["pekko://colloquy@host:25520", ...]) or a comma-separated list,
+#    is handed to the JVM as -Dpekko.cluster.seed-nodes.N=... and removed from the environment:
+#    application.conf's `seed-nodes = ${?COLLOQUY_SEED_NODES}` would otherwise substitute it as a
+#    string, which Pekko refuses for a list setting.
+COPY --chmod=755 <<'EOF' /opt/colloquy/bin/colloquy
+#!/bin/bash
+set -euo pipefail
+cd /opt/colloquy
+java_opts=(-XX:MaxRAMPercentage=75.0 -XX:+ExitOnOutOfMemoryError)
+if [ -n "${COLLOQUY_JAVA_OPTS:-}" ]; then
+  read -r -a extra <<< "$COLLOQUY_JAVA_OPTS"
+  java_opts+=("${extra[@]}")
+fi
+if [ -n "${COLLOQUY_SEED_NODES:-}" ]; then
+  seeds=$(printf '%s' "$COLLOQUY_SEED_NODES" | tr -d '[]"[:space:]')
+  IFS=, read -r -a seed_list <<< "$seeds"
+  i=0
+  for seed in "${seed_list[@]}"; do
+    if [ -n "$seed" ]; then
+      java_opts+=("-Dpekko.cluster.seed-nodes.$i=$seed")
+      i=$((i + 1))
+    fi
+  done
+  unset COLLOQUY_SEED_NODES
+fi
+if [ "${COLLOQUY_LOG_FORMAT:-json}" = "text" ]; then
+  java_opts+=(-Dlogback.configurationFile=logback-text.xml)
+fi
+exec java "${java_opts[@]}" -cp 'app/classes:lib/*' dev.colloquy.app.Cli "$@"
+EOF
+
+COPY --from=build /src/app/target/lib/ /opt/colloquy/lib/
+COPY --from=build /src/app/target/classes/ /opt/colloquy/app/classes/
+
+# Embedded PostgreSQL (when COLLOQUY_DB_URL is unset) and local indexes live here; mount a volume
+# on it to keep them.
+ENV COLLOQUY_DATA_DIR=/var/lib/colloquy
+WORKDIR /opt/colloquy
+USER colloquy:colloquy
+# HTTP API, Pekko cluster (Artery)
+EXPOSE 8080 25520
+ENTRYPOINT ["/opt/colloquy/bin/colloquy"]
+CMD ["serve"]

@@ -1,0 +1,38 @@
+package dev.colloquy.ingestion.store;
+
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.WordlistLoader;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.snowball.SnowballFilter;
+
+/**
+ * How text is analysed for BM25, by every store alike: Lucene's English analyser (possessives,
+ * lower case, Porter stemming) with the Snowball English stop list. Lucene's own short default list
+ * keeps "what", "how", "do", "my" and the like, which match nearly every chunk of a question's worth
+ * of text and drown the words that matter.
+ */
+public final class EnglishText {
+
+  private static final CharArraySet STOP_WORDS = snowballStopWords();
+
+  private EnglishText() {}
+
+  public static Analyzer analyzer() {
+    return new EnglishAnalyzer(STOP_WORDS);
+  }
+
+  private static CharArraySet snowballStopWords() {
+    try (Reader list = new InputStreamReader(
+        SnowballFilter.class.getResourceAsStream("english_stop.txt"), StandardCharsets.UTF_8)) {
+      return CharArraySet.unmodifiableSet(WordlistLoader.getSnowballWordSet(list));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Lucene's Snowball English stop list is missing", e);
+    }
+  }
+}
