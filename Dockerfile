@@ -34,10 +34,6 @@ RUN groupadd --system --gid 10001 colloquy \
 
 # The launcher: what ./colloquy does once built, without the build step and the JDK 23+ flag.
 #  - COLLOQUY_LOG_FORMAT=text switches to the plain-text logback configuration (default json).
-#  - COLLOQUY_SEED_NODES, a HOCON list (["pekko://colloquy@host:25520", ...]) or a comma-separated list,
-#    is handed to the JVM as -Dpekko.cluster.seed-nodes.N=... and removed from the environment:
-#    application.conf's `seed-nodes = ${?COLLOQUY_SEED_NODES}` would otherwise substitute it as a
-#    string, which Pekko refuses for a list setting.
 COPY --chmod=755 <<'EOF' /opt/colloquy/bin/colloquy
 #!/bin/bash
 set -euo pipefail
@@ -46,18 +42,6 @@ java_opts=(-XX:MaxRAMPercentage=75.0 -XX:+ExitOnOutOfMemoryError)
 if [ -n "${COLLOQUY_JAVA_OPTS:-}" ]; then
   read -r -a extra <<< "$COLLOQUY_JAVA_OPTS"
   java_opts+=("${extra[@]}")
-fi
-if [ -n "${COLLOQUY_SEED_NODES:-}" ]; then
-  seeds=$(printf '%s' "$COLLOQUY_SEED_NODES" | tr -d '[]"[:space:]')
-  IFS=, read -r -a seed_list <<< "$seeds"
-  i=0
-  for seed in "${seed_list[@]}"; do
-    if [ -n "$seed" ]; then
-      java_opts+=("-Dpekko.cluster.seed-nodes.$i=$seed")
-      i=$((i + 1))
-    fi
-  done
-  unset COLLOQUY_SEED_NODES
 fi
 if [ "${COLLOQUY_LOG_FORMAT:-json}" = "text" ]; then
   java_opts+=(-Dlogback.configurationFile=logback-text.xml)

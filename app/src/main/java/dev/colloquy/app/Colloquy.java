@@ -61,10 +61,10 @@ public final class Colloquy implements AutoCloseable {
     this.knowledge = knowledge;
   }
 
-  /** Loads the configuration (overrides first, then application.conf, environment, reference.conf). */
+  /** Loads the configuration: overrides, then COLLOQUY_SEED_NODES, then system properties, application.conf with its environment variables, reference.conf. */
   public static Config loadConfig(Config overrides) {
     ConfigFactory.invalidateCaches();
-    return overrides.withFallback(ConfigFactory.load());
+    return overrides.withFallback(SeedNodes.fromEnvironment()).withFallback(ConfigFactory.load());
   }
 
   public static Colloquy start(Config overrides) {

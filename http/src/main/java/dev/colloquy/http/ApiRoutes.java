@@ -59,14 +59,18 @@ public final class ApiRoutes extends AllDirectives {
             return complete(Errors.of(api, traceId));
           }
           if (cause instanceof EntityStreamSizeException tooLarge) {
-            return complete(Errors.response(StatusCodes.PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE",
-                "The request body is larger than the limit of " + tooLarge.limit() + " bytes", traceId));
+            return complete(tooLarge(tooLarge, traceId));
           }
           log.error("Request failed (trace {})", traceId, cause);
           return complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, "INTERNAL_ERROR",
               "The server could not complete the request", traceId));
         })
         .build();
+  }
+
+  private static org.apache.pekko.http.javadsl.model.HttpResponse tooLarge(EntityStreamSizeException e, String traceId) {
+    return Errors.response(StatusCodes.PAYLOAD_TOO_LARGE, "REQUEST_TOO_LARGE",
+        "The request body is larger than the limit of " + e.limit() + " bytes", traceId);
   }
 
   private RejectionHandler rejections(String traceId) {
@@ -78,8 +82,10 @@ public final class ApiRoutes extends AllDirectives {
         .handleAll(UnsupportedRequestContentTypeRejection.class, rejected -> complete(Errors.response(
             StatusCodes.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE",
             "Unsupported Content-Type; expected " + rejected.get(0).getSupported(), traceId)))
-        .handle(MalformedRequestContentRejection.class, rejected -> complete(Errors.response(StatusCodes.BAD_REQUEST,
-            "MALFORMED_REQUEST", rejected.message(), traceId)))
+        .handle(MalformedRequestContentRejection.class, rejected -> complete(
+            rejected.getCause() instanceof EntityStreamSizeException tooLarge
+                ? tooLarge(tooLarge, traceId)
+                : Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", rejected.message(), traceId)))
         .handleNotFound(complete(Errors.response(StatusCodes.NOT_FOUND, "NOT_FOUND", "No such endpoint", traceId)))
         .build()
         .withFallback(RejectionHandler.defaultHandler())

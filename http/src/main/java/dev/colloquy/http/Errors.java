@@ -7,11 +7,15 @@ import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
 /** The error body of API.md, and the HTTP status of each engine refusal. */
 public final class Errors {
 
   private Errors() {}
+
+  /** Seconds a client refused with 429 is told to wait before it tries again. */
+  static final String RETRY_AFTER_SECONDS = "1";
 
   public static HttpResponse response(StatusCode status, String code, String message, String traceId) {
     ObjectNode body = Json.MAPPER.createObjectNode();
@@ -19,9 +23,12 @@ public final class Errors {
     error.put("code", code);
     error.put("message", message);
     error.put("trace_id", traceId);
-    return HttpResponse.create()
+    HttpResponse response = HttpResponse.create()
         .withStatus(status)
         .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString()));
+    return status.equals(StatusCodes.TOO_MANY_REQUESTS)
+        ? response.addHeader(RawHeader.create("Retry-After", RETRY_AFTER_SECONDS))
+        : response;
   }
 
   static HttpResponse of(ApiException e, String traceId) {

@@ -57,12 +57,16 @@ public final class JournalRoutes extends AllDirectives {
 
   private Route read(String sessionId, Optional<String> until) {
     long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
-    return onSuccess(journal.read(sessionId, untilSeq), entries -> {
-      if (entries.isEmpty()) {
+    var entries = journal.read(sessionId, untilSeq).exceptionally(error -> {
+      throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "JOURNAL_UNAVAILABLE",
+          "The journal cannot be read right now; try again");
+    });
+    return onSuccess(entries, read -> {
+      if (read.isEmpty()) {
         throw new ApiException(StatusCodes.NOT_FOUND, ChatSession.SESSION_NOT_FOUND, "Session not found");
       }
       return complete(HttpResponse.create().withEntity(
-          HttpEntities.create(ContentTypes.APPLICATION_JSON, JournalJson.body(sessionId, entries).toString())));
+          HttpEntities.create(ContentTypes.APPLICATION_JSON, JournalJson.body(sessionId, read).toString())));
     });
   }
 

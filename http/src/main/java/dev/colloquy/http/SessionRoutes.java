@@ -163,8 +163,9 @@ public final class SessionRoutes extends AllDirectives {
   }
 
   private HttpResponse sse(Source<TurnFrame, NotUsed> frames) {
-    Source<ByteString, NotUsed> bytes =
-        frames.map(SseFraming::canonical).keepAlive(settings.keepAlive(), () -> SseFraming.KEEP_ALIVE);
+    // A comment every keep-alive interval whatever else flows, so proxies and clients can rely on it.
+    Source<ByteString, NotUsed> bytes = frames.map(SseFraming::canonical)
+        .merge(Source.tick(settings.keepAlive(), settings.keepAlive(), SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
         .withStatus(StatusCodes.OK)
         .addHeader(RawHeader.create("Cache-Control", "no-cache"))

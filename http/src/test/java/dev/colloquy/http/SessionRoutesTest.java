@@ -49,6 +49,9 @@ class SessionRoutesTest {
   private static final MockLlmSettings MOCK = MockLlmSettings.defaults().withTokens(6)
       .withDelays(Duration.ofMillis(10), Duration.ofMillis(10));
 
+  /** A session whose journal cannot be read, as when the database is down. */
+  private static final String UNREADABLE_JOURNAL = "00000000-0000-0000-0000-00000000dead";
+
   private static ActorTestKit testKit;
   private static MockLlmServer mock;
   private static ServerBinding binding;
@@ -64,6 +67,7 @@ class SessionRoutesTest {
             pekko.remote.artery.canonical { hostname = "127.0.0.1", port = 0 }
             pekko.persistence.journal.auto-start-journals = []
             colloquy.http.keep-alive = 150ms
+            colloquy.admin.token = admin-secret
             colloquy.llm { base-url = "%s", model = mock, max-retries = 0 }
             """.formatted(mock.baseUrl()))
         .withFallback(PersistenceTestKitPlugin.getInstance().config())
@@ -81,7 +85,9 @@ class SessionRoutesTest {
         new ModelCatalog(models, "mock"), new EmptyKnowledgeBase(), (id, seq) -> CompletableFuture.completedFuture(null)));
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
-        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+        new JournalRoutes((id, until) -> id.equals(UNREADABLE_JOURNAL)
+            ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
+            : CompletableFuture.completedFuture(List.of()), settings.admin(), false),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
         new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
@@ -231,6 +237,32 @@ class SessionRoutesTest {
     assertError(send("POST", "/v1/sessions/" + chosen + "/turns", "{\"message\":\"hi\"}"), 409, "SESSION_CLOSED");
     assertThat(send("DELETE", "/v1/sessions/" + chosen, null).statusCode()).isEqualTo(204);
     assertError(send("GET", "/v1/sessions/" + chosen, null), 404, "SESSION_NOT_FOUND");
+  }
+
+  @Test
+  void theJournalNeedsTheAdminTokenAndSaysWhenItCannotBeRead() throws Exception {
+    String path = "/v1/sessions/" + java.util.UUID.randomUUID() + "/journal";
+    assertError(send("GET", path, null), 401, "UNAUTHORIZED");
+    assertError(send("GET", path, null, "Authorization", "Bearer wrong"), 401, "UNAUTHORIZED");
+    assertError(send("GET", path, null, "Authorization", "Bearer admin-secret"), 404, "SESSION_NOT_FOUND");
+    assertError(send("GET", path + "?until=0", null, "Authorization", "Bearer admin-secret"), 400, "INVALID_SEQUENCE_NR");
+    assertError(send("GET", "/v1/sessions/" + UNREADABLE_JOURNAL + "/journal", null,
+        "Authorization", "Bearer admin-secret"), 503, "JOURNAL_UNAVAILABLE");
+  }
+
+  @Test
+  void aBodyBeyondTheServersLimitIsTooLarge() throws Exception {
+    String huge = "{\"message\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}";
+    HttpResponse<String> response = send("POST", "/v1/sessions/" + openSession() + "/turns", huge);
+    assertError(response, 413, "REQUEST_TOO_LARGE");
+    assertThat(response.body()).doesNotContain("pekko");
+  }
+
+  @Test
+  void aRefusalWithTooManyRequestsSaysWhenToRetry() {
+    var response = Errors.response(org.apache.pekko.http.javadsl.model.StatusCodes.TOO_MANY_REQUESTS,
+        "TURN_QUEUE_FULL", "Too many turns are waiting", "t");
+    assertThat(response.getHeader("Retry-After")).map(h -> h.value()).hasValue("1");
   }
 
   @Test
