@@ -50,6 +50,10 @@ final class StreamingBench implements Callable<Integer> {
   @Option(names = "--delay-ms", defaultValue = "20", description = "Mock inter-token delay (default ${DEFAULT-VALUE})")
   long delayMs;
 
+  @Option(names = "--ramp-up-ms", defaultValue = "0",
+      description = "Spread the sessions' first turns over this long instead of starting all at once (default ${DEFAULT-VALUE})")
+  long rampUpMs;
+
   private final Histogram addedTtftMicros = new Histogram(3);
   private final Histogram interTokenMicros = new Histogram(3);
 
@@ -77,8 +81,13 @@ final class StreamingBench implements Callable<Integer> {
       }
       long started = System.nanoTime();
       List<Future<Long>> results = new ArrayList<>();
-      for (String id : ids) {
-        results.add(clients.submit(() -> runTurns(client, base, id)));
+      for (int i = 0; i < ids.size(); i++) {
+        String id = ids.get(i);
+        long delayMs = rampUpMs * i / ids.size();
+        results.add(clients.submit(() -> {
+          Thread.sleep(delayMs); // a benchmark's ramp-up: sessions arrive over time, as users do
+          return runTurns(client, base, id);
+        }));
       }
       long tokensDelivered = 0;
       for (Future<Long> result : results) {
@@ -161,10 +170,10 @@ final class StreamingBench implements Callable<Integer> {
 
   private void report(double seconds, long tokensDelivered, long heapPerSession) {
     int totalTurns = sessions * turns;
-    System.out.printf("| sessions | turns | tokens/turn | mock TTFT / delay | added TTFT p50 | added TTFT p99 | inter-token p99 (mock %d ms) | tokens/s | turns/s | heap/session |%n", delayMs);
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
-    System.out.printf("| %d | %d | %d | %d ms / %d ms | %.1f ms | %.1f ms | %.1f ms (added %.1f ms) | %.0f | %.1f | %.1f KiB |%n",
-        sessions, totalTurns, tokens, ttftMs, delayMs,
+    System.out.printf("| sessions | ramp-up | turns | tokens/turn | mock TTFT / delay | added TTFT p50 | added TTFT p99 | inter-token p99 (mock %d ms) | tokens/s | turns/s | heap/session |%n", delayMs);
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    System.out.printf("| %d | %d ms | %d | %d | %d ms / %d ms | %.1f ms | %.1f ms | %.1f ms (added %.1f ms) | %.0f | %.1f | %.1f KiB |%n",
+        sessions, rampUpMs, totalTurns, tokens, ttftMs, delayMs,
         addedTtftMicros.getValueAtPercentile(50) / 1000.0, addedTtftMicros.getValueAtPercentile(99) / 1000.0,
         interTokenMicros.getValueAtPercentile(99) / 1000.0,
         Math.max(0, interTokenMicros.getValueAtPercentile(99) / 1000.0 - delayMs),

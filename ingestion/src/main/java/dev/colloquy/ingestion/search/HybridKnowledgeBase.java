@@ -78,7 +78,8 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
   }
 
   public RetrievalResult searchNow(String tenantId, String query, int limit, Mode mode) {
-    if (query == null || query.isBlank() || limit <= 0) {
+    // A tenant with nothing to search costs no query embedding.
+    if (query == null || query.isBlank() || limit <= 0 || store.searchableCount(tenantId) == 0) {
       return RetrievalResult.empty();
     }
     Candidates candidates = candidates(tenantId, query, mode);

@@ -197,6 +197,22 @@ public final class LuceneVectorStore implements VectorStore {
   }
 
   @Override
+  public long searchableCount(String tenantId) {
+    return existingIndex(tenantId).map(index -> {
+      try {
+        IndexSearcher searcher = index.searchers.acquire();
+        try {
+          return (long) searcher.count(searchable(tenantId));
+        } finally {
+          index.searchers.release(searcher);
+        }
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
+    }).orElse(0L);
+  }
+
+  @Override
   public int count(String tenantId, String documentId) {
     return existingIndex(tenantId).map(index -> {
       try {

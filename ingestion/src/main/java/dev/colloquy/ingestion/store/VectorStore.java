@@ -38,6 +38,9 @@ public interface VectorStore extends AutoCloseable {
   /** How many chunks of a document are stored, searchable or not. */
   int count(String tenantId, String documentId);
 
+  /** How many of the tenant's chunks a search can find now (published, latest version). */
+  long searchableCount(String tenantId);
+
   @Override
   void close();
 }

@@ -282,6 +282,11 @@ class KnowledgeServiceTest {
     }
 
     @Override
+    public long searchableCount(String tenantId) {
+      return inner.searchableCount(tenantId);
+    }
+
+    @Override
     public void close() {
       inner.close();
     }

@@ -60,13 +60,19 @@ public abstract class VectorStoreContract {
     store().upsert("acme", List.of(embedded(chunk("acme", "doc-1", 0, "Refunds are paid within ten days.", "Refunds"), X, Y, Z)));
 
     assertThat(store().count("acme", "doc-1")).isEqualTo(1);
+    assertThat(store().searchableCount("acme")).isZero();
     assertThat(store().searchDense("acme", VectorName.TEXT, X, 5)).isEmpty();
     assertThat(store().searchText("acme", "refunds", 5)).isEmpty();
 
     store().publish("acme", "doc-1", List.of());
 
+    assertThat(store().searchableCount("acme")).isEqualTo(1);
+    assertThat(store().searchableCount("globex")).isZero();
     assertThat(store().searchDense("acme", VectorName.TEXT, X, 5)).hasSize(1);
     assertThat(store().searchText("acme", "refunds", 5)).hasSize(1);
+
+    store().unpublish("acme", "doc-1");
+    assertThat(store().searchableCount("acme")).isZero();
   }
 
   @Test

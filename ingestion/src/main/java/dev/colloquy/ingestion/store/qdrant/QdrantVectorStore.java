@@ -240,6 +240,11 @@ public final class QdrantVectorStore implements VectorStore {
   }
 
   @Override
+  public long searchableCount(String tenantId) {
+    return await(client.countAsync(collection, ofTenant(tenantId, match(ChunkPayload.LATEST, true)), true));
+  }
+
+  @Override
   public int count(String tenantId, String documentId) {
     return Math.toIntExact(await(client.countAsync(collection, ofTenant(tenantId, matchKeyword(ChunkPayload.DOCUMENT_ID, documentId)), true)));
   }
