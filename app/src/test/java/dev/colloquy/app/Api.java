@@ -50,7 +50,7 @@ final class Api {
   Response send(String method, String path, String body, String... headers) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
+    if (body != null && !java.util.Arrays.asList(headers).contains("Content-Type")) {
       request.header("Content-Type", "application/json");
     }
     if (headers.length > 0) {

@@ -137,8 +137,13 @@ class KnowledgeIntegrationTest {
       assertThat(bombed.path("error_code").asText()).isEqualTo("decompression_bomb");
     }
 
-    Api.Response noFile = app.api().send("POST", "/v1/knowledge/ingest", "{}");
-    assertThat(noFile.status()).isEqualTo(415);
+    Api.Response notMultipart = app.api().send("POST", "/v1/knowledge/ingest", "{}");
+    assertThat(notMultipart.status()).isEqualTo(415);
+    assertThat(notMultipart.json().path("error").path("code").asText()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+    Api.Response noFile = app.api().send("POST", "/v1/knowledge/ingest", "--b\r\nContent-Disposition: form-data; "
+        + "name=\"document_type\"\r\n\r\nfaq\r\n--b--\r\n", "Content-Type", "multipart/form-data; boundary=b");
+    assertThat(noFile.status()).as(noFile.body()).isEqualTo(400);
+    assertThat(noFile.json().path("error").path("code").asText()).isEqualTo("FIELD_REQUIRED");
     assertThat(app.api().get("/v1/knowledge/" + UUID.randomUUID() + "/status").status()).isEqualTo(404);
     assertThat(app.api().get("/v1/knowledge/not-an-id/status").json().path("error").path("code").asText())
         .isEqualTo("DOCUMENT_NOT_FOUND");

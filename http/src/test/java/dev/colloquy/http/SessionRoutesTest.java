@@ -251,6 +251,28 @@ class SessionRoutesTest {
   }
 
   @Test
+  void inProductionWithoutAnAdminTokenTheJournalIsClosed() throws Exception {
+    ColloquySettings production = ColloquySettings.create(ConfigFactory.parseString("colloquy.env = production")
+        .withFallback(ConfigFactory.load()));
+    JournalRoutes closed = new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()),
+        production.admin(), production.production());
+    ApiRoutes routes = new ApiRoutes(
+        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), production.http()), closed,
+        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
+        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
+    ServerBinding other = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+              + other.localAddress().getPort() + "/v1/sessions/" + java.util.UUID.randomUUID() + "/journal")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertError(response, 403, "ADMIN_DISABLED");
+    } finally {
+      other.unbind();
+    }
+  }
+
+  @Test
   void aBodyBeyondTheServersLimitIsTooLarge() throws Exception {
     String huge = "{\"message\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}";
     HttpResponse<String> response = send("POST", "/v1/sessions/" + openSession() + "/turns", huge);

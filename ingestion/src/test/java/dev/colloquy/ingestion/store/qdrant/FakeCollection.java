@@ -1,5 +1,7 @@
 package dev.colloquy.ingestion.store.qdrant;
 
+import dev.colloquy.ingestion.embed.Vectors;
+
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.qdrant.client.grpc.Collections.CollectionConfig;
@@ -170,7 +172,7 @@ final class FakeCollection {
         for (StoredPoint point : points.values()) {
           float[] stored = point.dense().get(using);
           if (stored != null && accepted.test(point)) {
-            scored.add(scoredPoint(point, cosine(query, stored), request.getWithPayload()));
+            scored.add(scoredPoint(point, Vectors.cosine(query, stored), request.getWithPayload()));
           }
         }
       }
@@ -343,18 +345,6 @@ final class FakeCollection {
       case SELECTOROPTIONS_NOT_SET -> Map.of();
     };
     return ScoredPoint.newBuilder().setId(point.id()).putAllPayload(payload).setScore((float) score).setVersion(1).build();
-  }
-
-  private static double cosine(float[] a, float[] b) {
-    double dot = 0;
-    double normA = 0;
-    double normB = 0;
-    for (int i = 0; i < a.length; i++) {
-      dot += a[i] * b[i];
-      normA += a[i] * a[i];
-      normB += b[i] * b[i];
-    }
-    return normA == 0 || normB == 0 ? 0 : dot / Math.sqrt(normA * normB);
   }
 
   private static boolean overlaps(Map<Integer, Float> query, Map<Integer, Float> stored) {
