@@ -5,11 +5,15 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.WordlistLoader;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * How text is analysed for BM25, by every store alike: Lucene's English analyser (possessives,
@@ -25,6 +29,22 @@ public final class EnglishText {
 
   public static Analyzer analyzer() {
     return new EnglishAnalyzer(STOP_WORDS);
+  }
+
+  /** The terms {@code analyzer} makes of {@code text}, in order, repeats kept. */
+  public static List<String> terms(Analyzer analyzer, String field, String text) {
+    List<String> terms = new ArrayList<>();
+    try (TokenStream tokens = analyzer.tokenStream(field, text)) {
+      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+      tokens.reset();
+      while (tokens.incrementToken()) {
+        terms.add(term.toString());
+      }
+      tokens.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot analyse text", e);
+    }
+    return terms;
   }
 
   private static CharArraySet snowballStopWords() {

@@ -21,8 +21,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -123,7 +121,7 @@ public final class LuceneVectorStore implements VectorStore {
         Set<String> published = publishedAmong(index, chunks);
         for (EmbeddedChunk embedded : chunks) {
           KnowledgeChunk chunk = embedded.chunk();
-          requireTenant(tenantId, chunk);
+          ChunkChecks.requireTenant(tenantId, chunk);
           index.writer.updateDocument(new Term(CHUNK_ID, chunk.chunkId()), document(embedded, published.contains(chunk.documentId())));
         }
         index.commit();
@@ -171,7 +169,7 @@ public final class LuceneVectorStore implements VectorStore {
 
   @Override
   public List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit) {
-    requireDimensions(query);
+    ChunkChecks.requireDimensions(query, dimensions);
     return existingIndex(tenantId)
         .map(index -> search(index, new KnnFloatVectorQuery(vectorField(vector), Vectors.normalized(query), limit, searchable(tenantId)), limit, true))
         .orElse(List.of());
@@ -277,7 +275,7 @@ public final class LuceneVectorStore implements VectorStore {
     doc.add(new StoredField(PAYLOAD, ChunkJson.write(chunk)));
     for (VectorName name : VectorName.values()) {
       float[] vector = embedded.vector(name);
-      requireDimensions(vector);
+      ChunkChecks.requireDimensions(vector, dimensions);
       doc.add(new KnnFloatVectorField(vectorField(name), Vectors.normalized(vector), VectorSimilarityFunction.DOT_PRODUCT));
     }
     return doc;
@@ -312,18 +310,7 @@ public final class LuceneVectorStore implements VectorStore {
   }
 
   private List<String> analyze(String text) {
-    List<String> terms = new ArrayList<>();
-    try (TokenStream tokens = analyzer.tokenStream(TEXT, text)) {
-      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-      tokens.reset();
-      while (tokens.incrementToken()) {
-        terms.add(term.toString());
-      }
-      tokens.end();
-    } catch (IOException e) {
-      throw storeFailed(e);
-    }
-    return terms.stream().distinct().toList();
+    return EnglishText.terms(analyzer, TEXT, text).stream().distinct().toList();
   }
 
   private static String vectorField(VectorName name) {
@@ -380,17 +367,6 @@ public final class LuceneVectorStore implements VectorStore {
     }
   }
 
-  private void requireDimensions(float[] vector) {
-    if (vector.length != dimensions) {
-      throw new IllegalArgumentException("expected a vector of " + dimensions + " dimensions, got " + vector.length);
-    }
-  }
-
-  private static void requireTenant(String tenantId, KnowledgeChunk chunk) {
-    if (!tenantId.equals(chunk.tenantId())) {
-      throw new IllegalArgumentException("chunk " + chunk.chunkId() + " belongs to another tenant");
-    }
-  }
 
   private interface IndexWrite {
     void run() throws IOException;

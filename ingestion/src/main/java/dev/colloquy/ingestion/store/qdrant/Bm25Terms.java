@@ -1,18 +1,12 @@
 package dev.colloquy.ingestion.store.qdrant;
 
 import dev.colloquy.ingestion.store.EnglishText;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * BM25 as sparse vectors, split so Qdrant can do the ranking: a chunk stores, for each analysed term,
@@ -128,17 +122,6 @@ final class Bm25Terms implements AutoCloseable {
   }
 
   private List<String> analyze(String text) {
-    List<String> terms = new ArrayList<>();
-    try (TokenStream tokens = analyzer.tokenStream("text", text)) {
-      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-      tokens.reset();
-      while (tokens.incrementToken()) {
-        terms.add(term.toString());
-      }
-      tokens.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return terms;
+    return EnglishText.terms(analyzer, "text", text);
   }
 }

@@ -1,5 +1,7 @@
 package dev.colloquy.ingestion.store.qdrant;
 
+import dev.colloquy.ingestion.store.ChunkChecks;
+
 import static io.qdrant.client.ConditionFactory.match;
 import static io.qdrant.client.ConditionFactory.matchKeyword;
 import static io.qdrant.client.ConditionFactory.matchKeywords;
@@ -160,7 +162,7 @@ public final class QdrantVectorStore implements VectorStore {
       Set<String> published = publishedAmong(tenantId, chunks);
       List<PointStruct> points = new ArrayList<>(chunks.size());
       for (EmbeddedChunk embedded : chunks) {
-        requireTenant(tenantId, embedded.chunk());
+        ChunkChecks.requireTenant(tenantId, embedded.chunk());
         points.add(point(embedded, published.contains(embedded.chunk().documentId())));
       }
       for (int from = 0; from < points.size(); from += UPSERT_BATCH) {
@@ -203,7 +205,7 @@ public final class QdrantVectorStore implements VectorStore {
 
   @Override
   public List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit) {
-    requireDimensions(query);
+    ChunkChecks.requireDimensions(query, dimensions);
     if (limit <= 0) {
       return List.of();
     }
@@ -288,7 +290,7 @@ public final class QdrantVectorStore implements VectorStore {
     Map<String, Vector> vectors = new LinkedHashMap<>();
     for (VectorName name : VectorName.values()) {
       float[] values = embedded.vector(name);
-      requireDimensions(values);
+      ChunkChecks.requireDimensions(values, dimensions);
       vectors.put(name.wireName(), vector(values));
     }
     Sparse terms = bm25.document(Map.of(Field.TEXT, chunk.text(), Field.SECTION, chunk.sectionHeading()));
@@ -397,17 +399,6 @@ public final class QdrantVectorStore implements VectorStore {
     return tenantLocks.computeIfAbsent(tenantId, id -> new Object());
   }
 
-  private void requireDimensions(float[] vector) {
-    if (vector.length != dimensions) {
-      throw new IllegalArgumentException("expected a vector of " + dimensions + " dimensions, got " + vector.length);
-    }
-  }
-
-  private static void requireTenant(String tenantId, KnowledgeChunk chunk) {
-    if (!tenantId.equals(chunk.tenantId())) {
-      throw new IllegalArgumentException("chunk " + chunk.chunkId() + " belongs to another tenant");
-    }
-  }
 
   private static <T> T await(Future<T> result) {
     try {
