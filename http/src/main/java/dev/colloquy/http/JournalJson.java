@@ -27,7 +27,7 @@ public final class JournalJson {
       state = state.apply(entry.event());
     }
     body.put("last_sequence_nr", entries.isEmpty() ? 0 : entries.getLast().sequenceNr());
-    body.set("state", SessionRoutes.sessionJsonOrNull(state));
+    body.set("state", SessionRoutes.stateJson(state));
     return body;
   }
 }

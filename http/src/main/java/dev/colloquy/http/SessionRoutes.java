@@ -286,7 +286,7 @@ public final class SessionRoutes extends AllDirectives {
   }
 
   /** The state as JSON; a deleted session has no view and shows only its status. */
-  static ObjectNode sessionJsonOrNull(dev.colloquy.engine.session.SessionState state) {
+  static ObjectNode stateJson(dev.colloquy.engine.session.SessionState state) {
     if (!state.exists()) {
       return Json.MAPPER.createObjectNode().put("session_id", state.sessionId())
           .put("status", state.status().name().toLowerCase());

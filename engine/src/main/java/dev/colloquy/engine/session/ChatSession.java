@@ -365,9 +365,9 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> onJoinTurn(SessionState state, JoinTurn join) {
-    var turn = state.exists() ? state.turn(join.turnId()) : Optional.<TurnRecord>empty();
+    var turn = state.turn(join.turnId());
     if (turn.isEmpty()) {
-      return Effect().reply(join.replyTo(), new Rejected(TURN_NOT_FOUND, "No such turn in this session", null));
+      return Effect().reply(join.replyTo(), turnNotFound());
     }
     return Effect().reply(join.replyTo(), subscribe(turn.get(), join.afterId(), join.subscriber()));
   }
@@ -394,9 +394,9 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> onCancelTurn(SessionState state, CancelTurn cancel) {
-    var turn = state.exists() ? state.turn(cancel.turnId()) : Optional.<TurnRecord>empty();
+    var turn = state.turn(cancel.turnId());
     if (turn.isEmpty()) {
-      return Effect().reply(cancel.replyTo(), new Rejected(TURN_NOT_FOUND, "No such turn in this session", null));
+      return Effect().reply(cancel.replyTo(), turnNotFound());
     }
     if (!turn.get().pending()) {
       return Effect().reply(cancel.replyTo(), new Rejected(TURN_ENDED,
@@ -574,5 +574,10 @@ public final class ChatSession
 
   private static Rejected notFound() {
     return new Rejected(SESSION_NOT_FOUND, "Session not found", null);
+  }
+
+  /** A session that never existed or was deleted has no turns, so this also covers those. */
+  private static Rejected turnNotFound() {
+    return new Rejected(TURN_NOT_FOUND, "No such turn in this session", null);
   }
 }
