@@ -192,6 +192,7 @@ final class RetrievalBench implements Callable<Integer> {
     DENSE_TEXT("dense, text vector only (diagnostic)"),
     DENSE("dense, 3 vectors (best cosine)"),
     BM25("BM25 only"),
+    BM25_SHARED_TERMS("BM25, hits sharing 2+ query terms (hybrid's lexical side, diagnostic)"),
     HYBRID("hybrid: 3 vectors + BM25 (RRF)");
 
     final String label;
@@ -312,6 +313,7 @@ final class RetrievalBench implements Callable<Integer> {
       return switch (mode) {
         case HYBRID -> searched(question, HybridKnowledgeBase.Mode.HYBRID);
         case BM25 -> searched(question, HybridKnowledgeBase.Mode.TEXT);
+        case BM25_SHARED_TERMS -> searched(question, HybridKnowledgeBase.Mode.TEXT_SHARED_TERMS);
         case DENSE_TEXT -> hits(store.searchDense(TENANT, VectorName.TEXT, embed(question), MRR_AT));
         case DENSE -> searched(question, HybridKnowledgeBase.Mode.DENSE);
       };

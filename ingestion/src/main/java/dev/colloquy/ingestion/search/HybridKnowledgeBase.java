@@ -22,9 +22,10 @@ import java.util.concurrent.Executor;
 /**
  * Hybrid retrieval (seed 004 §7): the query is embedded once and searched in the chunks' three
  * vector spaces (text, summary, questions) and with BM25. The three vectors are three views of the
- * same chunk, so they make one dense ranking, by each chunk's best cosine; the dense and the BM25
- * rankings are then merged by reciprocal rank fusion (k = 60) with equal say, and reranked when a
- * {@link Reranker} is configured. Only published (active, latest-version) chunks of the tenant are
+ * same chunk, so they make one dense ranking, by each chunk's best cosine. BM25 hits of a query of
+ * three or more terms count only when they share at least two of them ({@link SharedTerms}). The
+ * dense and the BM25 rankings are then merged by reciprocal rank fusion (k = 60) with equal say,
+ * and reranked when a {@link Reranker} is configured. Only published (active, latest-version) chunks of the tenant are
  * searched. {@link Mode} runs either side alone, for evaluation.
  *
  * <p><b>Relevance and confidence.</b> Each returned passage carries a relevance in 0..1, and the
@@ -45,6 +46,7 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
   private final Optional<Reranker> reranker;
   private final Executor executor;
   private final RetrievalSettings settings;
+  private final SharedTerms sharedTerms = new SharedTerms();
 
   public HybridKnowledgeBase(
       VectorStore store, EmbeddingModel embeddings, Optional<Reranker> reranker, Executor executor, RetrievalSettings settings) {
@@ -60,10 +62,15 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
     this(store, embeddings, Optional.empty(), executor, RetrievalSettings.defaults());
   }
 
-  /** Which rankings a search fuses: both (the default), or one side alone. */
+  /**
+   * Which rankings a search fuses: both (the default), or one side alone for evaluation. {@code
+   * TEXT} is plain BM25; {@code TEXT_SHARED_TERMS} is BM25 as hybrid fuses it, with the hits that
+   * share too few terms with the query left out (see {@link SharedTerms}).
+   */
   public enum Mode {
     DENSE,
     TEXT,
+    TEXT_SHARED_TERMS,
     HYBRID
   }
 
@@ -113,15 +120,19 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
         lowestCosine = Math.min(lowestCosine, hit.score());
       }
     }
-    if (mode != Mode.TEXT) {
+    if (mode == Mode.DENSE || mode == Mode.HYBRID) {
       rankings.add(bestCosine.entrySet().stream()
           .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
           .map(Map.Entry::getKey)
           .limit(perList)
           .toList());
     }
-    if (mode != Mode.DENSE) {
+    if (mode == Mode.TEXT) {
       rankings.add(ids(store.searchText(tenantId, query, perList), byId));
+    } else if (mode != Mode.DENSE) {
+      // Hits left out for too few shared terms leave room, so twice as many are asked for.
+      List<ScoredChunk> lexical = sharedTerms.withEvidence(query, store.searchText(tenantId, query, 2 * perList));
+      rankings.add(ids(lexical.subList(0, Math.min(perList, lexical.size())), byId));
     }
     List<String> fused = ReciprocalRankFusion.fuse(rankings, settings.rrfK()).stream()
         .map(ReciprocalRankFusion.Fused::id)
