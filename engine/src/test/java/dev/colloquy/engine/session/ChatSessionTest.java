@@ -49,7 +49,10 @@ class ChatSessionTest {
 
   @BeforeAll
   static void startKit() {
-    testKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config().withFallback(ConfigFactory.load()));
+    // A stream nobody subscribes to gives up after 1 s here instead of the configured 10 s.
+    testKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
+        .withFallback(ConfigFactory.parseString("pekko.stream.materializer.stream-ref.subscription-timeout = 1s"))
+        .withFallback(ConfigFactory.load()));
     mock = MockLlmServer.start(MockLlmSettings.defaults().withTokens(40)
         .withDelays(Duration.ofMillis(20), Duration.ofMillis(100)).failing(FailureMode.HTTP_500, "broken"),
         "127.0.0.1", 0);
@@ -339,6 +342,21 @@ class ChatSessionTest {
     String turnId = turnId(started);
     stream.next();
     stream.leave();
+    mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
+      return null;
+    });
+    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
+  }
+
+  /** As when the HTTP node's ask timed out: the reply, and the stream in it, reached nobody. */
+  @Test
+  void aTurnWhoseStreamIsNeverReadIsLeftToItsGraceOnceTheSubscriptionTimesOut() throws Exception {
+    newSession("colloquy.session.disconnect-grace = 500ms");
+    open();
+    long cancelledBefore = mock.stats().streamsCancelled();
+    String turnId = turnId(start("slow", null, List.of("slow")));
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
     testKit.createTestProbe().awaitAssert(WAIT, () -> {
       assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
