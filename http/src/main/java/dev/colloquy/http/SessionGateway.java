@@ -36,10 +36,6 @@ public final class SessionGateway {
         });
   }
 
-  void tell(String sessionId, ChatSession.Command command) {
-    sharding.entityRefFor(ChatSession.ENTITY_KEY, sessionId).tell(command);
-  }
-
   private static RuntimeException unavailable(Throwable error) {
     Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
     if (cause instanceof TimeoutException) {
