@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.NotUsed;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -27,7 +26,6 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
@@ -112,19 +110,17 @@ public final class SessionRoutes extends AllDirectives {
 
   private Route startTurn(String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    Pair<ActorRef<TurnFrame>, Source<TurnFrame, NotUsed>> subscriber = sessions.subscriber(sessionId);
     CompletionStage<ChatSession.Reply> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
         request.message(), request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(),
-        traceId, subscriber.first(), replyTo));
-    return stream(reply, subscriber.second(), events);
+        traceId, replyTo));
+    return stream(reply, events);
   }
 
   private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    Pair<ActorRef<TurnFrame>, Source<TurnFrame, NotUsed>> subscriber = sessions.subscriber(sessionId);
     CompletionStage<ChatSession.Reply> reply =
-        sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, subscriber.first(), replyTo));
-    return stream(reply, subscriber.second(), true);
+        sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo));
+    return stream(reply, true);
   }
 
   private static long eventId(String value) {
@@ -140,26 +136,18 @@ public final class SessionRoutes extends AllDirectives {
   }
 
   /**
-   * Serves an accepted turn as SSE or, once it has ended, as JSON; a refusal discards the
-   * subscriber. A client that has already seen every frame of an ended turn gets 204, which tells an
-   * EventSource to stop reconnecting.
+   * Serves an accepted turn's stream, which the session materialized on its own node, as SSE or,
+   * once it has ended, as JSON. A client that has already seen every frame of an ended turn gets
+   * 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.Reply> reply, Source<TurnFrame, NotUsed> frames, boolean events) {
-    CompletionStage<ChatSession.TurnReply> accepted = reply.whenComplete((r, error) -> {
-      if (error != null || r instanceof ChatSession.Rejected || nothingFollows(r)) {
-        sessions.discard(frames);
-      }
-    }).thenApply(r -> (ChatSession.TurnReply) accepted(r));
-    return onSuccess(accepted, turn -> {
-      if (nothingFollows(turn)) {
+  private Route stream(CompletionStage<ChatSession.Reply> reply, boolean events) {
+    return onSuccess(reply.thenApply(r -> (ChatSession.TurnReply) accepted(r)), turn -> {
+      if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
+      Source<TurnFrame, NotUsed> frames = turn.frames().getSource();
       return events ? complete(sse(frames)) : onSuccess(collect(frames), this::turnResult);
     });
-  }
-
-  private static boolean nothingFollows(ChatSession.Reply reply) {
-    return reply instanceof ChatSession.TurnReply turn && turn.ended() && turn.replayed() == 0;
   }
 
   private HttpResponse sse(Source<TurnFrame, NotUsed> frames) {

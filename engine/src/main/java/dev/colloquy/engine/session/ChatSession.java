@@ -37,6 +37,7 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
+import org.apache.pekko.stream.SourceRef;
 
 /**
  * One chat session: the single writer of its history and narrative state. It accepts turns, runs
@@ -58,7 +59,7 @@ public final class ChatSession
 
   /**
    * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
-   * {@code models} means the default model. The subscriber receives the turn's frames from the first.
+   * {@code models} means the default model. The reply's stream carries the turn's frames from the first.
    */
   public record StartTurn(
       String message,
@@ -66,22 +67,20 @@ public final class ChatSession
       String idempotencyKey,
       List<String> models,
       String traceId,
-      ActorRef<TurnFrame> subscriber,
       ActorRef<Reply> replyTo)
       implements Command {}
 
-  /** Receive a turn's frames after {@code afterId}: live while it runs, replayed once it has ended. */
-  public record JoinTurn(String turnId, long afterId, ActorRef<TurnFrame> subscriber, ActorRef<Reply> replyTo)
-      implements Command {}
-
-  /** The subscriber's client went away; the turn waits for it within the disconnect grace. */
-  public record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
+  /** A stream of a turn's frames after {@code afterId}: live while it runs, replayed once it has ended. */
+  public record JoinTurn(String turnId, long afterId, ActorRef<Reply> replyTo) implements Command {}
 
   public record CancelTurn(String turnId, ActorRef<Reply> replyTo) implements Command {}
 
   public record Close(String reason, ActorRef<Reply> replyTo) implements Command {}
 
   public record Delete(ActorRef<Reply> replyTo) implements Command {}
+
+  /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
+  private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
   private record TurnFinished(TurnEnded ended) implements Command {}
 
@@ -98,14 +97,21 @@ public final class ChatSession
   public record SessionReply(SessionView session) implements Reply {}
 
   /**
-   * A turn accepted or joined. {@code ended} turns are replayed from the journal: {@code replayed}
-   * frames were sent, and none when the client had already seen them all.
+   * A turn accepted, joined or being cancelled. {@code frames} is the turn's stream, materialized on
+   * the session's node; read it once. {@code ended} turns are replayed from the journal:
+   * {@code replayed} frames follow, and when the client had already seen them all there is no
+   * stream ({@code frames} is null), as in the reply to a cancel.
    */
-  public record TurnReply(String turnId, String traceId, boolean existing, boolean ended, int replayed)
+  public record TurnReply(
+      String turnId, String traceId, boolean existing, boolean ended, int replayed, SourceRef<TurnFrame> frames)
       implements Reply {
 
-    static TurnReply live(TurnRecord turn, boolean existing) {
-      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0);
+    static TurnReply live(TurnRecord turn, boolean existing, SourceRef<TurnFrame> frames) {
+      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames);
+    }
+
+    public boolean nothingFollows() {
+      return frames == null;
     }
   }
 
@@ -296,7 +302,7 @@ public final class ChatSession
       existing = state.turn(start.turnId());
     }
     if (existing.isPresent()) {
-      return Effect().reply(start.replyTo(), subscribe(existing.get(), 0, start.subscriber()));
+      return Effect().reply(start.replyTo(), subscribe(existing.get(), 0));
     }
     if (!state.open()) {
       return Effect().reply(start.replyTo(), new Rejected(SESSION_CLOSED, "The session is closed", null));
@@ -322,16 +328,17 @@ public final class ChatSession
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
+    TurnStreams.Live stream = openStream();
     return Effect()
         .persist(events)
         .thenRun(accepted -> {
           TurnRecord turn = accepted.turn(turnId).orElseThrow();
-          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(start.subscriber(), 0));
+          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), 0));
           if (running.isEmpty()) {
             startTurn(accepted, turn);
           }
         })
-        .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false));
+        .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false, stream.frames()));
   }
 
   private Rejected validate(StartTurn start) {
@@ -369,22 +376,29 @@ public final class ChatSession
     if (turn.isEmpty()) {
       return Effect().reply(join.replyTo(), turnNotFound());
     }
-    return Effect().reply(join.replyTo(), subscribe(turn.get(), join.afterId(), join.subscriber()));
+    return Effect().reply(join.replyTo(), subscribe(turn.get(), join.afterId()));
   }
 
-  /** Hands the subscriber to the running turn, queues it for a turn not started yet, or replays an ended one. */
-  private TurnReply subscribe(TurnRecord turn, long afterId, ActorRef<TurnFrame> subscriber) {
+  /** A stream from the running turn or, for a turn not started yet, from when it starts; or the replay of an ended one. */
+  private TurnReply subscribe(TurnRecord turn, long afterId) {
     var supervisor = supervisors.get(turn.turnId());
-    if (supervisor != null) {
-      supervisor.tell(new TurnSupervisor.Subscribe(afterId, subscriber));
-    } else if (turn.pending()) {
-      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(new Waiter(subscriber, afterId));
-    } else {
+    if (supervisor == null && !turn.pending()) {
       List<TurnFrame> frames = TurnReplay.framesAfter(sessionId, turn, afterId);
-      frames.forEach(subscriber::tell);
-      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size());
+      SourceRef<TurnFrame> replay = frames.isEmpty() ? null : TurnStreams.replay(context.getSystem(), frames);
+      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay);
     }
-    return TurnReply.live(turn, true);
+    TurnStreams.Live stream = openStream();
+    if (supervisor != null) {
+      supervisor.tell(new TurnSupervisor.Subscribe(afterId, stream.subscriber()));
+    } else {
+      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), afterId));
+    }
+    return TurnReply.live(turn, true, stream.frames());
+  }
+
+  private TurnStreams.Live openStream() {
+    ActorRef<Command> self = context.getSelf();
+    return TurnStreams.live(context.getSystem(), subscriber -> self.tell(new LeaveTurn(subscriber)));
   }
 
   private ReplyEffect<Event, SessionState> onLeaveTurn(LeaveTurn leave) {
@@ -405,13 +419,13 @@ public final class ChatSession
     var supervisor = supervisors.get(cancel.turnId());
     if (supervisor != null) {
       supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
-      return Effect().reply(cancel.replyTo(), TurnReply.live(turn.get(), true));
+      return Effect().reply(cancel.replyTo(), TurnReply.live(turn.get(), true, null));
     }
     TurnCancelled cancelled = new TurnCancelled(cancel.turnId(), "cancelled", TurnOutcome.nothing(), Instant.now());
     return Effect()
         .persist(cancelled)
         .thenRun(after -> notifyWaiting(after, List.of(cancel.turnId())))
-        .thenReply(cancel.replyTo(), after -> TurnReply.live(turn.get(), true));
+        .thenReply(cancel.replyTo(), after -> TurnReply.live(turn.get(), true, null));
   }
 
   private ReplyEffect<Event, SessionState> onClose(SessionState state, Close close) {

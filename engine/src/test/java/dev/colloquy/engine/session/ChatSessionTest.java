@@ -49,7 +49,10 @@ class ChatSessionTest {
 
   @BeforeAll
   static void startKit() {
-    testKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config().withFallback(ConfigFactory.load()));
+    // A stream nobody subscribes to gives up after 1 s here instead of the configured 10 s.
+    testKit = ActorTestKit.create(EventSourcedBehaviorTestKit.config()
+        .withFallback(ConfigFactory.parseString("pekko.stream.materializer.stream-ref.subscription-timeout = 1s"))
+        .withFallback(ConfigFactory.load()));
     mock = MockLlmServer.start(MockLlmSettings.defaults().withTokens(40)
         .withDelays(Duration.ofMillis(20), Duration.ofMillis(100)).failing(FailureMode.HTTP_500, "broken"),
         "127.0.0.1", 0);
@@ -86,19 +89,21 @@ class ChatSessionTest {
   }
 
   private CommandResultWithReply<ChatSession.Command, ChatSession.Event, SessionState, ChatSession.Reply> start(
-      String message, String key, List<String> models, TestProbe<TurnFrame> subscriber) {
+      String message, String key, List<String> models) {
     return session.runCommand(replyTo ->
-        new ChatSession.StartTurn(message, null, key, models, "trace-" + message.hashCode(), subscriber.getRef(), replyTo));
+        new ChatSession.StartTurn(message, null, key, models, "trace-" + message.hashCode(), replyTo));
   }
 
-  private static List<TurnFrame> untilTerminal(TestProbe<TurnFrame> probe) {
-    List<TurnFrame> frames = new ArrayList<>();
-    TurnFrame frame;
-    do {
-      frame = probe.expectMessageClass(TurnFrame.class, WAIT);
-      frames.add(frame);
-    } while (!frame.terminal());
-    return frames;
+  private static TurnStreamProbe read(CommandResultWithReply<?, ?, ?, ChatSession.Reply> result) {
+    return TurnStreamProbe.read(testKit, result.reply());
+  }
+
+  private TurnStreamProbe join(String turnId, long afterId) {
+    return read(session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, afterId, r)));
+  }
+
+  private static String turnId(CommandResultWithReply<?, ?, ?, ChatSession.Reply> result) {
+    return ((ChatSession.TurnReply) result.reply()).turnId();
   }
 
   private static ChatSession.Rejected rejected(ChatSession.Reply reply) {
@@ -109,11 +114,10 @@ class ChatSessionTest {
   @Test
   void aSessionThatWasNeverOpenedAnswersNotFoundToEveryCommand() {
     newSession("");
-    TestProbe<TurnFrame> frames = testKit.createTestProbe();
     assertThat(rejected(session.<ChatSession.Reply>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    assertThat(rejected(start("hi", null, List.of(), frames).reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn("t", 0, frames.getRef(), r)).reply()).code())
+    assertThat(rejected(start("hi", null, List.of()).reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
+    assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn("t", 0, r)).reply()).code())
         .isEqualTo(ChatSession.TURN_NOT_FOUND);
     assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn("t", r)).reply()).code())
         .isEqualTo(ChatSession.TURN_NOT_FOUND);
@@ -137,12 +141,10 @@ class ChatSessionTest {
   void aTurnStreamsNumberedFramesAndJournalsItsOutcomeOnce() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    var result = start("What is the refund policy?", null, List.of(), probe);
-    assertThat(result.reply()).isInstanceOf(ChatSession.TurnReply.class);
+    var result = start("What is the refund policy?", null, List.of());
     assertThat(result.events()).hasSize(2).first().isInstanceOf(ChatSession.SessionRenamed.class);
 
-    List<TurnFrame> frames = untilTerminal(probe);
+    List<TurnFrame> frames = read(result).untilTerminal();
     assertThat(frames).extracting(TurnFrame::id).containsExactlyElementsOf(
         java.util.stream.LongStream.rangeClosed(1, frames.size()).boxed().toList());
     assertThat(frames.get(0).event()).isInstanceOf(TurnEvent.Started.class);
@@ -165,22 +167,20 @@ class ChatSessionTest {
   void aRepeatedIdempotencyKeyOrTurnIdJoinsTheSameTurnAndReplaysItsFramesExactly() {
     newSession("");
     open();
-    TestProbe<TurnFrame> first = testKit.createTestProbe();
-    String turnId = ((ChatSession.TurnReply) start("hello", "key-1", List.of(), first).reply()).turnId();
-    List<TurnFrame> live = untilTerminal(first);
+    var first = start("hello", "key-1", List.of());
+    String turnId = turnId(first);
+    List<TurnFrame> live = read(first).untilTerminal();
 
-    TestProbe<TurnFrame> second = testKit.createTestProbe();
-    var again = start("hello", "key-1", List.of(), second);
+    var again = start("hello", "key-1", List.of());
     assertThat(again.hasNoEvents()).isTrue();
-    assertThat(((ChatSession.TurnReply) again.reply()).turnId()).isEqualTo(turnId);
+    assertThat(turnId(again)).isEqualTo(turnId);
     assertThat(((ChatSession.TurnReply) again.reply()).existing()).isTrue();
-    assertThat(untilTerminal(second)).isEqualTo(live);
+    assertThat(read(again).untilTerminal()).isEqualTo(live);
 
-    TestProbe<TurnFrame> third = testKit.createTestProbe();
     var byId = session.<ChatSession.Reply>runCommand(r ->
-        new ChatSession.StartTurn("hello", turnId, null, List.of(), "t", third.getRef(), r));
+        new ChatSession.StartTurn("hello", turnId, null, List.of(), "t", r));
     assertThat(byId.hasNoEvents()).isTrue();
-    assertThat(untilTerminal(third)).isEqualTo(live);
+    assertThat(read(byId).untilTerminal()).isEqualTo(live);
     assertThat(session.getState().turns()).hasSize(1);
   }
 
@@ -188,27 +188,30 @@ class ChatSessionTest {
   void joiningAFinishedTurnAfterAnIdDeliversExactlyTheFramesAfterIt() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    String turnId = ((ChatSession.TurnReply) start("hello there", null, List.of(), probe).reply()).turnId();
-    List<TurnFrame> live = untilTerminal(probe);
+    var started = start("hello there", null, List.of());
+    String turnId = turnId(started);
+    List<TurnFrame> live = read(started).untilTerminal();
     long afterId = live.size() / 2;
 
-    TestProbe<TurnFrame> resumed = testKit.createTestProbe();
-    session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, afterId, resumed.getRef(), r));
-    assertThat(untilTerminal(resumed)).isEqualTo(live.subList((int) afterId, live.size()));
+    assertThat(join(turnId, afterId).untilTerminal()).isEqualTo(live.subList((int) afterId, live.size()));
+
+    var seenAll = session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, live.getLast().id(), r));
+    ChatSession.TurnReply nothingLeft = (ChatSession.TurnReply) seenAll.reply();
+    assertThat(nothingLeft.ended()).isTrue();
+    assertThat(nothingLeft.replayed()).isZero();
+    assertThat(nothingLeft.nothingFollows()).isTrue();
   }
 
   @Test
   void badTurnRequestsAreRefusedWithoutEvents() {
     newSession("colloquy.llm.max-models-per-turn = 2");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    var empty = start("  ", null, List.of(), probe);
+    var empty = start("  ", null, List.of());
     assertThat(rejected(empty.reply()).code()).isEqualTo(ChatSession.INVALID_MESSAGE);
-    var unknown = start("hi", null, List.of("gpt-9"), probe);
+    var unknown = start("hi", null, List.of("gpt-9"));
     assertThat(rejected(unknown.reply()).code()).isEqualTo(ChatSession.UNKNOWN_MODEL);
     assertThat(rejected(unknown.reply()).message()).contains("gpt-9");
-    var tooMany = start("hi", null, List.of("offline", "slow", "broken"), probe);
+    var tooMany = start("hi", null, List.of("offline", "slow", "broken"));
     assertThat(rejected(tooMany.reply()).code()).isEqualTo(ChatSession.TOO_MANY_MODELS);
     assertThat(empty.hasNoEvents() && unknown.hasNoEvents() && tooMany.hasNoEvents()).isTrue();
   }
@@ -217,30 +220,32 @@ class ChatSessionTest {
   void aMessageWhileATurnRunsIsRejectedNamingTheRunningTurn() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    String running = ((ChatSession.TurnReply) start("slow one", null, List.of("slow"), probe).reply()).turnId();
-    var second = start("another", null, List.of(), testKit.createTestProbe());
+    var first = start("slow one", null, List.of("slow"));
+    TurnStreamProbe stream = read(first);
+    String running = turnId(first);
+    var second = start("another", null, List.of());
     ChatSession.Rejected busy = rejected(second.reply());
     assertThat(busy.code()).isEqualTo(ChatSession.TURN_IN_PROGRESS);
     assertThat(busy.turnId()).isEqualTo(running);
     assertThat(second.hasNoEvents()).isTrue();
     session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(running, r));
-    assertThat(untilTerminal(probe).getLast().event()).isInstanceOf(TurnEvent.Cancelled.class);
+    assertThat(stream.untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Cancelled.class);
   }
 
   @Test
   void withTheEnqueuePolicyASecondMessageRunsAfterTheFirst() {
     newSession("colloquy.session.busy-policy = enqueue");
     open();
-    TestProbe<TurnFrame> first = testKit.createTestProbe();
-    TestProbe<TurnFrame> second = testKit.createTestProbe();
     mock.reconfigure(mock.settings().withTokens(5));
     try {
-      start("first", null, List.of("slow"), first);
-      var queued = start("second", null, List.of(), second);
-      assertThat(queued.reply()).isInstanceOf(ChatSession.TurnReply.class);
-      assertThat(untilTerminal(first).getLast().event()).isInstanceOf(TurnEvent.Completed.class);
-      assertThat(untilTerminal(second).getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      TurnStreamProbe first = read(start("first", null, List.of("slow")));
+      var queued = start("second", null, List.of());
+      TurnStreamProbe second = read(queued);
+      TurnStreamProbe joinedWhileQueued = join(turnId(queued), 0);
+      assertThat(first.untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      List<TurnFrame> secondFrames = second.untilTerminal();
+      assertThat(secondFrames.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      assertThat(joinedWhileQueued.untilTerminal()).isEqualTo(secondFrames);
     } finally {
       mock.reconfigure(mock.settings().withTokens(40));
     }
@@ -253,16 +258,17 @@ class ChatSessionTest {
   void cancellingARunningTurnStopsTheModelCallAndKeepsThePartialText() throws Exception {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
     long cancelledBefore = mock.stats().streamsCancelled();
-    String turnId = ((ChatSession.TurnReply) start("slow one", null, List.of("slow"), probe).reply()).turnId();
+    var started = start("slow one", null, List.of("slow"));
+    TurnStreamProbe stream = read(started);
+    String turnId = turnId(started);
     TurnFrame token;
     do {
-      token = probe.expectMessageClass(TurnFrame.class, WAIT);
+      token = stream.next();
     } while (!(token.event() instanceof TurnEvent.Token));
     var cancel = session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
     assertThat(cancel.reply()).isInstanceOf(ChatSession.TurnReply.class);
-    TurnFrame terminal = untilTerminal(probe).getLast();
+    TurnFrame terminal = stream.untilTerminal().getLast();
     assertThat(terminal.event()).isEqualTo(new TurnEvent.Cancelled("cancelled"));
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(1, TimeUnit.SECONDS);
 
@@ -278,11 +284,9 @@ class ChatSessionTest {
     newSession("");
     open();
     mock.reconfigure(mock.settings().withTokens(5));
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
     List<TurnFrame> frames;
     try {
-      start("compare", null, List.of("slow", "broken"), probe);
-      frames = untilTerminal(probe);
+      frames = read(start("compare", null, List.of("slow", "broken"))).untilTerminal();
     } finally {
       mock.reconfigure(mock.settings().withTokens(40));
     }
@@ -303,13 +307,11 @@ class ChatSessionTest {
     // The mock notices a closed connection only when it next writes: after its 2 s to the first token,
     // well before the 6 s its full answer would take.
     mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofSeconds(2)));
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
     long cancelledBefore = mock.stats().streamsCancelled();
     long completedBefore = mock.stats().streamsCompleted();
     List<TurnFrame> frames;
     try {
-      start("hello", null, List.of("slow"), probe);
-      frames = untilTerminal(probe);
+      frames = read(start("hello", null, List.of("slow"))).untilTerminal();
       mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(4, TimeUnit.SECONDS);
       assertThat(mock.stats().streamsCompleted()).isEqualTo(completedBefore);
     } finally {
@@ -324,9 +326,7 @@ class ChatSessionTest {
   void aTurnWhoseEveryRunFailsEndsFailed() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    start("hello", null, List.of("broken"), probe);
-    TurnFrame terminal = untilTerminal(probe).getLast();
+    TurnFrame terminal = read(start("hello", null, List.of("broken"))).untilTerminal().getLast();
     assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
     assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo("ALL_RUNS_FAILED");
     assertThat(session.getState().turns().getFirst().status()).isEqualTo(TurnStatus.FAILED);
@@ -336,19 +336,33 @@ class ChatSessionTest {
   void aClientThatLeavesAndDoesNotComeBackWithinTheGraceCancelsTheTurn() throws Exception {
     newSession("colloquy.session.disconnect-grace = 500ms");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
     long cancelledBefore = mock.stats().streamsCancelled();
-    String turnId = ((ChatSession.TurnReply) start("slow", null, List.of("slow"), probe).reply()).turnId();
-    probe.expectMessageClass(TurnFrame.class, WAIT);
-    session.runCommand(new ChatSession.LeaveTurn(probe.getRef()));
+    var started = start("slow", null, List.of("slow"));
+    TurnStreamProbe stream = read(started);
+    String turnId = turnId(started);
+    stream.next();
+    stream.leave();
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
-    TestProbe<TurnFrame> late = testKit.createTestProbe();
-    late.awaitAssert(WAIT, () -> {
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
       assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
       return null;
     });
-    session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, 0, late.getRef(), r));
-    assertThat(untilTerminal(late).getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
+    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
+  }
+
+  /** As when the HTTP node's ask timed out: the reply, and the stream in it, reached nobody. */
+  @Test
+  void aTurnWhoseStreamIsNeverReadIsLeftToItsGraceOnceTheSubscriptionTimesOut() throws Exception {
+    newSession("colloquy.session.disconnect-grace = 500ms");
+    open();
+    long cancelledBefore = mock.stats().streamsCancelled();
+    String turnId = turnId(start("slow", null, List.of("slow")));
+    mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
+      return null;
+    });
+    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
   }
 
   @Test
@@ -357,17 +371,16 @@ class ChatSessionTest {
     open();
     mock.reconfigure(mock.settings().withTokens(10));
     try {
-      TestProbe<TurnFrame> probe = testKit.createTestProbe();
-      String turnId = ((ChatSession.TurnReply) start("slow", null, List.of("slow"), probe).reply()).turnId();
+      var started = start("slow", null, List.of("slow"));
+      TurnStreamProbe stream = read(started);
+      String turnId = turnId(started);
       List<TurnFrame> seen = new ArrayList<>();
       while (seen.size() < 4) {
-        seen.add(probe.expectMessageClass(TurnFrame.class, WAIT));
+        seen.add(stream.next());
       }
-      session.runCommand(new ChatSession.LeaveTurn(probe.getRef()));
-      TestProbe<TurnFrame> resumed = testKit.createTestProbe();
+      stream.leave();
       long lastSeen = seen.getLast().id();
-      session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, lastSeen, resumed.getRef(), r));
-      List<TurnFrame> rest = untilTerminal(resumed);
+      List<TurnFrame> rest = join(turnId, lastSeen).untilTerminal();
       assertThat(rest.getFirst().id()).isEqualTo(lastSeen + 1);
       assertThat(rest.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
       for (int i = 1; i < rest.size(); i++) {
@@ -382,9 +395,7 @@ class ChatSessionTest {
   void closingRecordsASummaryRefusesNewTurnsAndStillServesHistory() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    start("hello", null, List.of(), probe);
-    untilTerminal(probe);
+    read(start("hello", null, List.of())).untilTerminal();
     var close = session.<ChatSession.Reply>runCommand(r -> new ChatSession.Close("closed", r));
     assertThat(close.event()).isInstanceOf(ChatSession.SessionClosed.class);
     SessionSummary summary = ((ChatSession.SessionClosed) close.event()).summary();
@@ -392,7 +403,7 @@ class ChatSessionTest {
     assertThat(summary.usageByModel()).containsKey("offline/offline");
     assertThat(summary.usageByModel().get("offline/offline").completionTokens()).isPositive();
 
-    assertThat(rejected(start("more", null, List.of(), probe).reply()).code()).isEqualTo(ChatSession.SESSION_CLOSED);
+    assertThat(rejected(start("more", null, List.of()).reply()).code()).isEqualTo(ChatSession.SESSION_CLOSED);
     var view = (ChatSession.SessionReply) session.<ChatSession.Reply>runCommand(ChatSession.Get::new).reply();
     assertThat(view.session().status()).isEqualTo(SessionStatus.CLOSED);
     assertThat(view.session().messages()).hasSize(2);
@@ -405,11 +416,10 @@ class ChatSessionTest {
   void closingWhileATurnRunsCancelsItFirst() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    start("slow", null, List.of("slow"), probe);
+    TurnStreamProbe stream = read(start("slow", null, List.of("slow")));
     TestProbe<ChatSession.Reply> closer = testKit.createTestProbe();
     session.runCommand(new ChatSession.Close("closed", closer.getRef()));
-    assertThat(untilTerminal(probe).getLast().event()).isEqualTo(new TurnEvent.Cancelled("session_closed"));
+    assertThat(stream.untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("session_closed"));
     ChatSession.Reply reply = closer.expectMessageClass(ChatSession.Reply.class, WAIT);
     assertThat(((ChatSession.SessionReply) reply).session().status()).isEqualTo(SessionStatus.CLOSED);
     assertThat(session.getState().turns().getFirst().status()).isEqualTo(TurnStatus.CANCELLED);
@@ -433,19 +443,17 @@ class ChatSessionTest {
   void aTurnInterruptedByACrashIsRecordedAsFailedOnRecovery() {
     newSession("");
     open();
-    TestProbe<TurnFrame> probe = testKit.createTestProbe();
-    String turnId = ((ChatSession.TurnReply) start("slow", null, List.of("slow"), probe).reply()).turnId();
-    probe.expectMessageClass(TurnFrame.class, WAIT);
+    var started = start("slow", null, List.of("slow"));
+    read(started).next();
+    String turnId = turnId(started);
     session.restart();
-    probe.awaitAssert(WAIT, () -> {
+    testKit.createTestProbe().awaitAssert(WAIT, () -> {
       assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.FAILED);
       return null;
     });
     TurnRecord turn = session.getState().turn(turnId).orElseThrow();
     assertThat(turn.endCode()).isEqualTo(ChatSession.INTERRUPTED);
-    TestProbe<TurnFrame> resumed = testKit.createTestProbe();
-    session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, 7, resumed.getRef(), r));
-    TurnFrame terminal = resumed.expectMessageClass(TurnFrame.class, WAIT);
+    TurnFrame terminal = join(turnId, 7).next();
     assertThat(terminal.id()).isEqualTo(8);
     assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
     assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
-import dev.colloquy.engine.turn.TurnFrame;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -13,7 +11,6 @@ import java.util.UUID;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class JournalReplayPropertyTest {
 
   private static final int COMMANDS = 25;
-  private static final Duration WAIT = Duration.ofSeconds(10);
 
   private static ActorTestKit testKit;
 
@@ -57,7 +53,6 @@ class JournalReplayPropertyTest {
     List<String> turnIds = new ArrayList<>();
     List<String> keys = List.of("k1", "k2", "k3");
     for (int i = 0; i < COMMANDS; i++) {
-      TestProbe<TurnFrame> frames = testKit.createTestProbe();
       switch (random.nextInt(8)) {
         case 0 -> session.<ChatSession.Reply>runCommand(r -> new ChatSession.Open("default", "persona " + seed,
             JsonNodeFactory.instance.objectNode().put("seed", seed), r));
@@ -65,10 +60,10 @@ class JournalReplayPropertyTest {
           String key = random.nextBoolean() ? keys.get(random.nextInt(keys.size())) : null;
           String message = random.nextInt(10) == 0 ? " " : "message " + random.nextInt(1000);
           var result = session.<ChatSession.Reply>runCommand(r ->
-              new ChatSession.StartTurn(message, null, key, List.of(), "trace", frames.getRef(), r));
+              new ChatSession.StartTurn(message, null, key, List.of(), "trace", r));
           if (result.reply() instanceof ChatSession.TurnReply turn) {
             turnIds.add(turn.turnId());
-            awaitTerminal(frames);
+            TurnStreamProbe.read(testKit, turn).untilTerminal();
           }
         }
         case 4 -> {
@@ -89,13 +84,6 @@ class JournalReplayPropertyTest {
     SessionState recovered = session.restart().state();
     assertThat(recovered).isEqualTo(live);
     assertInvariants(live);
-  }
-
-  private static void awaitTerminal(TestProbe<TurnFrame> frames) {
-    TurnFrame frame;
-    do {
-      frame = frames.expectMessageClass(TurnFrame.class, WAIT);
-    } while (!frame.terminal());
   }
 
   private static void assertInvariants(SessionState state) {

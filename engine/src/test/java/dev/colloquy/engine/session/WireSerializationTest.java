@@ -3,6 +3,7 @@ package dev.colloquy.engine.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.turn.Citation;
 import dev.colloquy.engine.turn.FrameMark;
 import dev.colloquy.engine.turn.Gap;
@@ -15,8 +16,13 @@ import dev.colloquy.engine.turn.Usage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
+import org.apache.pekko.stream.SourceRef;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.stream.javadsl.StreamRefs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +48,11 @@ class WireSerializationTest {
 
   @BeforeAll
   static void start() {
-    testKit = ActorTestKit.create();
+    // With remoting, actor refs (and so stream refs) serialize with the node's address, as between nodes.
+    testKit = ActorTestKit.create(ConfigFactory.parseString("""
+        pekko.actor.provider = cluster
+        pekko.remote.artery.canonical { hostname = "127.0.0.1", port = 0 }
+        """).withFallback(ConfigFactory.load()));
     serialization = new SerializationTestKit(testKit.system());
   }
 
@@ -80,9 +90,25 @@ class WireSerializationTest {
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
-    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 3));
+    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null));
     roundTrips(new ChatSession.Done());
     roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
+  }
+
+  @Test
+  void aTurnReplyCarriesItsStreamAsASourceRefThatStillStreamsAfterTheRoundTrip() throws Exception {
+    List<TurnFrame> frames = List.of(
+        new TurnFrame(1, "s1", "t1", "trace", new TurnEvent.Token("r1", "one")),
+        new TurnFrame(2, "s1", "t1", "trace", new TurnEvent.Cancelled("cancelled")));
+    SourceRef<TurnFrame> stream = Source.from(frames).runWith(StreamRefs.sourceRef(), testKit.system());
+    ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2, stream);
+
+    Object received = serialization.verifySerialization(reply, true);
+
+    assertThat(received).isEqualTo(reply).isNotSameAs(reply);
+    SourceRef<TurnFrame> arrived = ((ChatSession.TurnReply) received).frames();
+    assertThat(arrived.getSource().runWith(Sink.seq(), testKit.system()).toCompletableFuture().get(10, TimeUnit.SECONDS))
+        .isEqualTo(frames);
   }
 
   @Test
