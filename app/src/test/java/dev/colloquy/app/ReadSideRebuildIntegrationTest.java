@@ -78,6 +78,21 @@ class ReadSideRebuildIntegrationTest {
     }
   }
 
+  /** A journal written before session events were tagged has no tags and no read side yet. */
+  @Test
+  void aJournalWrittenBeforeEventsWereTaggedIsProjectedToo() throws Exception {
+    try (Database database = Database.open(settings().storage())) {
+      ReadTables tables = new ReadTables(database.dataSource());
+      tables.execute("DELETE FROM event_tag");
+      tables.execute("TRUNCATE sessions, session_usage, messages, billing_events");
+      tables.execute("DELETE FROM pekko_projection_offset_store");
+    }
+
+    try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
+      awaitSnapshot(new ReadTables(restarted.dataSource()));
+    }
+  }
+
   @Test
   void theRebuildCommandEmptiesTheReadSideAndTheServerRefillsIt() throws Exception {
     StringWriter out = new StringWriter();

@@ -1,5 +1,6 @@
 package dev.colloquy.persistence.readside;
 
+import dev.colloquy.engine.session.SessionTags;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.pekko.persistence.typed.PersistenceId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +64,58 @@ public final class ReadSide {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot rebuild the read tables", e);
+    }
+  }
+
+  /**
+   * Tags the session events that carry no tag, such as those written before sessions tagged their
+   * events, so that the projection sees them. Only needed when the projection starts from the
+   * beginning (no stored offsets); it does nothing otherwise.
+   */
+  public static int tagUntaggedSessionEvents(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection()) {
+      if (hasOffsets(connection)) {
+        return 0;
+      }
+      connection.setAutoCommit(false);
+      List<String> persistenceIds = new java.util.ArrayList<>();
+      try (Statement statement = connection.createStatement();
+          ResultSet untagged = statement.executeQuery("""
+              SELECT DISTINCT j.persistence_id FROM event_journal j
+              WHERE j.persistence_id LIKE 'ChatSession|%'
+                AND NOT EXISTS (SELECT 1 FROM event_tag t WHERE t.event_id = j.ordering)""")) {
+        while (untagged.next()) {
+          persistenceIds.add(untagged.getString(1));
+        }
+      }
+      int tagged = 0;
+      try (java.sql.PreparedStatement insert = connection.prepareStatement("""
+          INSERT INTO event_tag (event_id, tag)
+          SELECT j.ordering, ? FROM event_journal j WHERE j.persistence_id = ?
+            AND NOT EXISTS (SELECT 1 FROM event_tag t WHERE t.event_id = j.ordering)""")) {
+        for (String persistenceId : persistenceIds) {
+          insert.setString(1, SessionTags.of(PersistenceId.extractEntityId(persistenceId)));
+          insert.setString(2, persistenceId);
+          tagged += insert.executeUpdate();
+        }
+      }
+      connection.commit();
+      if (tagged > 0) {
+        log.info("Tagged {} untagged events of {} sessions for the read side", tagged, persistenceIds.size());
+      }
+      return tagged;
+    } catch (SQLException e) {
+      throw new IllegalStateException("Cannot tag the journal's session events", e);
+    }
+  }
+
+  private static boolean hasOffsets(Connection connection) throws SQLException {
+    try (java.sql.PreparedStatement query = connection.prepareStatement(
+        "SELECT 1 FROM pekko_projection_offset_store WHERE projection_name = ? LIMIT 1")) {
+      query.setString(1, PROJECTION_NAME);
+      try (ResultSet rs = query.executeQuery()) {
+        return rs.next();
+      }
     }
   }
 

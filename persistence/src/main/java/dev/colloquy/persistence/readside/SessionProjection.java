@@ -26,9 +26,13 @@ public final class SessionProjection {
 
   private SessionProjection() {}
 
-  /** Recreates the read tables if they were dropped, then starts the projection instances. */
+  /**
+   * Recreates the read tables if they were dropped and, when the projection starts from the
+   * beginning, tags older untagged events; then starts the projection instances.
+   */
   public static void init(ActorSystem<?> system, DataSource dataSource) {
     ReadSide.repairIfDropped(dataSource);
+    ReadSide.tagUntaggedSessionEvents(dataSource);
     ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, ReadSide.PROJECTION_NAME,
         SessionTags.COUNT, index -> ProjectionBehavior.create(projection(system, dataSource, SessionTags.all().get(index))),
         ShardedDaemonProcessSettings.create(system), java.util.Optional.of(ProjectionBehavior.stopMessage()));
