@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     version = "colloquy 0.1.0",
     description = "A conversational engine: sharded, event-sourced chat sessions streamed over SSE.",
     subcommands = {ServeCommand.class, IngestCommand.class, ReplayCommand.class, MockLlmCommand.class,
-        BenchCommand.class})
+        BenchCommand.class, ProjectionsCommand.class})
 public final class Cli {
 
   public static void main(String[] args) {

@@ -10,17 +10,21 @@ import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.DatabaseHealth;
 import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalReader;
+import dev.colloquy.persistence.readside.JdbcSessionListing;
+import dev.colloquy.persistence.readside.SessionProjection;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -84,8 +88,12 @@ public final class Colloquy implements AutoCloseable {
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking));
       ChatSession.init(system, services);
+      JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
+      SessionProjection.init(system, database.dataSource());
+      IdleSessionReaper.init(system, sessionsTable, settings.session());
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
+          new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
           new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)),
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route());
@@ -149,6 +157,11 @@ public final class Colloquy implements AutoCloseable {
 
   public ColloquySettings settings() {
     return settings;
+  }
+
+  /** The node's database, for tests that look at the read tables. */
+  javax.sql.DataSource dataSource() {
+    return database.dataSource();
   }
 
   /** Stops taking requests, stops the actor system, then the database. */

@@ -43,7 +43,7 @@ class CliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"serve", "ingest", "replay", "mock-llm", "bench"}) {
+    for (String command : new String[] {"serve", "ingest", "replay", "mock-llm", "bench", "projections"}) {
       out.getBuffer().setLength(0);
       assertThat(run(command, "--help")).as(command).isZero();
       assertThat(out.toString()).as(command).contains("Usage: colloquy " + command);

@@ -12,7 +12,8 @@ public record SessionSettings(
     int snapshotEvery,
     int historyWindow,
     int retrievalLimit,
-    Duration retrievalTimeout) {
+    Duration retrievalTimeout,
+    Duration idleCheckInterval) {
 
   static SessionSettings create(SettingsReader reader) {
     return new SessionSettings(
@@ -24,6 +25,7 @@ public record SessionSettings(
         reader.intInRange("colloquy.session.snapshot-every", 1, 100_000),
         reader.intInRange("colloquy.session.history-window", 0, 1000),
         reader.intInRange("colloquy.session.retrieval-limit", 1, 100),
-        reader.positiveDuration("colloquy.session.retrieval-timeout"));
+        reader.positiveDuration("colloquy.session.retrieval-timeout"),
+        reader.positiveDuration("colloquy.session.idle-check-interval"));
   }
 }

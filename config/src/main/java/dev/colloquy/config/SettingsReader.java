@@ -27,6 +27,7 @@ final class SettingsReader {
           Map.entry("colloquy.llm.api-key", "COLLOQUY_LLM_API_KEY"),
           Map.entry("colloquy.llm.model", "COLLOQUY_LLM_MODEL"),
           Map.entry("colloquy.session.idle-timeout", "COLLOQUY_IDLE_TIMEOUT"),
+          Map.entry("colloquy.session.idle-check-interval", "COLLOQUY_IDLE_CHECK_INTERVAL"),
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
           Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
           Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),

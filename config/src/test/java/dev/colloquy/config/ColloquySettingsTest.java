@@ -87,7 +87,7 @@ class ColloquySettingsTest {
     com.typesafe.config.Config reference = ConfigFactory.parseResources("reference.conf");
     for (String key : new String[] {"colloquy.env", "colloquy.http.port", "colloquy.storage.data-dir",
         "colloquy.storage.db.url", "colloquy.storage.db.user", "colloquy.storage.db.password", "colloquy.llm.base-url",
-        "colloquy.llm.api-key", "colloquy.llm.model", "colloquy.session.idle-timeout",
+        "colloquy.llm.api-key", "colloquy.llm.model", "colloquy.session.idle-timeout", "colloquy.session.idle-check-interval",
         "colloquy.session.passivation-timeout", "colloquy.session.disconnect-grace", "colloquy.session.busy-policy",
         "colloquy.admin.token"}) {
       String variable = SettingsReader.envVarOf(key);

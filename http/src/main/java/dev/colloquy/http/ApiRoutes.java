@@ -25,13 +25,16 @@ public final class ApiRoutes extends AllDirectives {
   private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
 
   private final SessionRoutes sessions;
+  private final SessionListRoutes sessionList;
   private final JournalRoutes journal;
   private final HealthRoutes health;
   private final Route knowledge;
   private final OpenApiRoutes openApi = new OpenApiRoutes();
 
-  public ApiRoutes(SessionRoutes sessions, JournalRoutes journal, HealthRoutes health, Route knowledge) {
+  public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
+      Route knowledge) {
     this.sessions = sessions;
+    this.sessionList = sessionList;
     this.journal = journal;
     this.health = health;
     this.knowledge = knowledge;
@@ -41,7 +44,8 @@ public final class ApiRoutes extends AllDirectives {
     return extractRequest(request -> {
       String traceId = newTraceId();
       return handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-          concat(health.route(), openApi.route(), journal.route(), knowledge, sessions.route(traceId))));
+          concat(health.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
+              sessions.route(traceId))));
     });
   }
 

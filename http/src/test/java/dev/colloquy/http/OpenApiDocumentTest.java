@@ -53,7 +53,7 @@ class OpenApiDocumentTest {
    * OpenAPI path templates. A route added to the code must be added here and to the document.
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
-      Map.entry("/v1/sessions", Set.of("post")),
+      Map.entry("/v1/sessions", Set.of("get", "post")),
       Map.entry("/v1/sessions/{session_id}", Set.of("get", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),

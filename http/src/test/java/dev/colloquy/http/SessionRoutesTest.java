@@ -15,6 +15,9 @@ import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.readside.SessionCursor;
+import dev.colloquy.persistence.readside.SessionPage;
+import dev.colloquy.persistence.readside.SessionRow;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -85,6 +88,7 @@ class SessionRoutesTest {
         new ModelCatalog(models, "mock"), new EmptyKnowledgeBase(), (id, seq) -> CompletableFuture.completedFuture(null)));
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
+        new SessionListRoutes(SessionRoutesTest::listing),
         new JournalRoutes((id, until) -> id.equals(UNREADABLE_JOURNAL)
             ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
             : CompletableFuture.completedFuture(List.of()), settings.admin(), false),
@@ -101,6 +105,26 @@ class SessionRoutesTest {
     testKit.shutdownTestKit();
     mock.close();
     blocking.shutdownNow();
+  }
+
+  /** What the session list route last asked the read side for. */
+  private record ListCall(String tenant, java.util.Optional<String> status, int limit,
+      java.util.Optional<SessionCursor> after) {}
+
+  private static final java.util.concurrent.atomic.AtomicReference<ListCall> lastList =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** A read side with one session and a next page; it cannot be read when asked for 99 sessions. */
+  private static java.util.concurrent.CompletionStage<SessionPage> listing(String tenant,
+      java.util.Optional<String> status, int limit, java.util.Optional<SessionCursor> after) {
+    lastList.set(new ListCall(tenant, status, limit, after));
+    if (limit == 99) {
+      return CompletableFuture.failedFuture(new IllegalStateException("connection refused"));
+    }
+    java.time.Instant at = java.time.Instant.parse("2026-11-21T10:00:00.123456Z");
+    SessionRow row = new SessionRow("s-1", "open", "Hello", at, at, null, null, 2, 10, 20, 0.5);
+    return CompletableFuture.completedFuture(new SessionPage(List.of(row),
+        java.util.Optional.of(new SessionCursor(at, "s-1"))));
   }
 
   private static HttpResponse<String> send(String method, String path, String body, String... headers)
@@ -257,7 +281,8 @@ class SessionRoutesTest {
     JournalRoutes closed = new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()),
         production.admin(), production.production());
     ApiRoutes routes = new ApiRoutes(
-        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), production.http()), closed,
+        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), production.http()),
+        new SessionListRoutes(SessionRoutesTest::listing), closed,
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
         new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
     ServerBinding other = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
@@ -285,6 +310,32 @@ class SessionRoutesTest {
     var response = Errors.response(org.apache.pekko.http.javadsl.model.StatusCodes.TOO_MANY_REQUESTS,
         "TURN_QUEUE_FULL", "Too many turns are waiting", "t");
     assertThat(response.getHeader("Retry-After")).map(h -> h.value()).hasValue("1");
+  }
+
+  @Test
+  void theSessionListChecksItsQueryAndPagesWithAnOpaqueCursor() throws Exception {
+    for (String bad : List.of("status=deleted", "status=", "limit=0", "limit=101", "limit=ten", "cursor=nope",
+        "cursor=" + java.util.Base64.getUrlEncoder().encodeToString("x|y".getBytes()))) {
+      assertError(send("GET", "/v1/sessions?" + bad, null), 400, "INVALID_QUERY");
+    }
+
+    HttpResponse<String> first = send("GET", "/v1/sessions", null);
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.empty(), 20, java.util.Optional.empty()));
+    JsonNode page = Json.MAPPER.readTree(first.body());
+    assertThat(page.at("/sessions/0/session_id").asText()).isEqualTo("s-1");
+    assertThat(page.at("/sessions/0/last_activity_at").asText()).isEqualTo("2026-11-21T10:00:00.123456Z");
+    assertThat(page.at("/sessions/0/usage/total_tokens").asLong()).isEqualTo(30);
+    String cursor = page.path("next_cursor").asText();
+    assertThat(cursor).isNotBlank().doesNotContain("s-1");
+
+    HttpResponse<String> next = send("GET", "/v1/sessions?status=closed&limit=5&cursor=" + cursor, null);
+    assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.of("closed"), 5,
+        java.util.Optional.of(new SessionCursor(java.time.Instant.parse("2026-11-21T10:00:00.123456Z"), "s-1"))));
+
+    assertError(send("GET", "/v1/sessions?limit=99", null), 503, "SESSION_LIST_UNAVAILABLE");
+    assertError(send("PUT", "/v1/sessions", null), 405, "METHOD_NOT_ALLOWED");
   }
 
   @Test

@@ -35,7 +35,8 @@ public final class Database implements AutoCloseable {
     pool.setJdbcUrl(connection.url());
     pool.setUsername(connection.user());
     pool.setPassword(connection.password());
-    pool.setMaximumPoolSize(4);
+    // Up to four read-side projection transactions at once, plus requests, health checks and purges.
+    pool.setMaximumPoolSize(8);
     pool.setPoolName("colloquy");
     this.dataSource = new HikariDataSource(pool);
   }

@@ -82,6 +82,9 @@ public final class ChatSession
   /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
   private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
+  /** Close the session with reason "idle" if, by its own state, it has been idle for the idle timeout. */
+  public record CloseIfIdle(ActorRef<Reply> replyTo) implements Command {}
+
   private record TurnFinished(TurnEnded ended) implements Command {}
 
   private record SupervisorStopped(String turnId) implements Command {}
@@ -176,6 +179,10 @@ public final class ChatSession
   public static final String INTERRUPTED = "INTERRUPTED";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
 
+  /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
+  private static final String NOT_IDLE = "NOT_IDLE";
+  private static final String IDLE_REASON = "idle";
+
   private static final String PASSIVATION_TIMER = "passivation";
 
   private final String sessionId;
@@ -239,6 +246,11 @@ public final class ChatSession
   }
 
   @Override
+  public java.util.Set<String> tagsFor(Event event) {
+    return java.util.Set.of(SessionTags.of(sessionId));
+  }
+
+  @Override
   public SignalHandler<SessionState> signalHandler() {
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), state -> {
@@ -272,6 +284,7 @@ public final class ChatSession
       case LeaveTurn leave -> onLeaveTurn(leave);
       case CancelTurn cancel -> onCancelTurn(state, cancel);
       case Close close -> onClose(state, close);
+      case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
@@ -450,6 +463,17 @@ public final class ChatSession
         .persist(events)
         .thenRun(closed -> notifyWaiting(closed, queued))
         .thenReply(close.replyTo(), closed -> new SessionReply(closed.view()));
+  }
+
+  /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
+  private ReplyEffect<Event, SessionState> onCloseIfIdle(SessionState state, CloseIfIdle idle) {
+    Instant now = Instant.now();
+    if (!supervisors.isEmpty() || !state.idleAt(now, services.session().idleTimeout())) {
+      return Effect().reply(idle.replyTo(), new Rejected(NOT_IDLE, "The session is not idle", null));
+    }
+    return Effect()
+        .persist(new SessionClosed(IDLE_REASON, state.summarize(now), now))
+        .thenReply(idle.replyTo(), closed -> new SessionReply(closed.view()));
   }
 
   private ReplyEffect<Event, SessionState> onDelete(SessionState state, Delete delete) {

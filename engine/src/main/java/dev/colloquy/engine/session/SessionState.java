@@ -111,6 +111,23 @@ public record SessionState(
     return delta;
   }
 
+  /** When a turn last began or ended, or the session was opened when it has had no turn. */
+  public Instant lastActivity() {
+    Instant last = createdAt;
+    for (TurnRecord turn : turns) {
+      Instant at = turn.endedAt() != null ? turn.endedAt() : turn.acceptedAt();
+      if (last == null || at.isAfter(last)) {
+        last = at;
+      }
+    }
+    return last;
+  }
+
+  /** Idle at {@code now}: open, no turn running or waiting, and nothing happened for {@code timeout}. */
+  public boolean idleAt(Instant now, Duration timeout) {
+    return open() && pendingTurns().isEmpty() && !lastActivity().plus(timeout).isAfter(now);
+  }
+
   public SessionSummary summarize(Instant closedAt) {
     Map<String, Usage> usage = new LinkedHashMap<>();
     int completed = 0;

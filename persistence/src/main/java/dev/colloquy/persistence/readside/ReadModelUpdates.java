@@ -1,0 +1,153 @@
+package dev.colloquy.persistence.readside;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.SessionSummary;
+import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.turn.Usage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * What each session event changes in the read tables. Every write is keyed so that applying an
+ * event twice would not add a second row; the projection's exactly-once offsets make sure it is not.
+ */
+final class ReadModelUpdates {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Connection connection;
+  private final String sessionId;
+
+  ReadModelUpdates(Connection connection, String sessionId) {
+    this.connection = connection;
+    this.sessionId = sessionId;
+  }
+
+  void apply(ChatSession.Event event) throws SQLException {
+    switch (event) {
+      case ChatSession.SessionOpened e -> opened(e);
+      case ChatSession.SessionRenamed e -> update("UPDATE sessions SET title = ? WHERE session_id = ?", e.title());
+      case ChatSession.TurnAccepted e -> accepted(e);
+      case ChatSession.TurnCompleted e -> completed(e);
+      case ChatSession.TurnFailed e -> turnEnded(e.outcome(), e.at());
+      case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
+      case ChatSession.NarrativeStateMerged e -> { }
+      case ChatSession.SessionClosed e -> closed(e);
+      case ChatSession.SessionDeleted e -> deleted();
+    }
+  }
+
+  private void opened(ChatSession.SessionOpened e) throws SQLException {
+    execute("""
+        INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
+        VALUES (?, ?, 'open', ?, ?) ON CONFLICT (session_id) DO NOTHING""",
+        sessionId, e.tenantId(), time(e.at()), time(e.at()));
+    execute("""
+        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at)
+        VALUES (?, 'session_start', ?, ?) ON CONFLICT (session_id, kind) DO NOTHING""",
+        sessionId, e.tenantId(), time(e.at()));
+  }
+
+  private void accepted(ChatSession.TurnAccepted e) throws SQLException {
+    message(e.userMessageId(), e.turnId(), "user", e.message(), null, null, e.at());
+    update("UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ?", time(e.at()));
+  }
+
+  /** The answers as the session shows them: the first completed run under the turn's message id, further ones under their run id. */
+  private void completed(ChatSession.TurnCompleted e) throws SQLException {
+    boolean first = true;
+    for (RunOutcome run : e.outcome().runs()) {
+      if (run.completed()) {
+        message(first ? e.messageId() : run.runId(), e.turnId(), "assistant", run.text(), run.provider(), run.model(),
+            e.at());
+        first = false;
+      }
+    }
+    turnEnded(e.outcome(), e.at());
+  }
+
+  private void turnEnded(TurnOutcome outcome, Instant at) throws SQLException {
+    Usage total = outcome.usage();
+    execute("""
+        UPDATE sessions SET last_activity_at = ?, prompt_tokens = prompt_tokens + ?,
+          completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ? WHERE session_id = ?""",
+        time(at), total.promptTokens(), total.completionTokens(), total.costUsd(), sessionId);
+    for (RunOutcome run : outcome.runs()) {
+      Usage usage = run.usage() == null ? Usage.NONE : run.usage();
+      execute("""
+          INSERT INTO session_usage (session_id, provider, model, prompt_tokens, completion_tokens, cost_usd)
+          VALUES (?, ?, ?, ?, ?, ?)
+          ON CONFLICT (session_id, provider, model) DO UPDATE SET
+            prompt_tokens = session_usage.prompt_tokens + EXCLUDED.prompt_tokens,
+            completion_tokens = session_usage.completion_tokens + EXCLUDED.completion_tokens,
+            cost_usd = session_usage.cost_usd + EXCLUDED.cost_usd""",
+          sessionId, run.provider(), run.model(), usage.promptTokens(), usage.completionTokens(), usage.costUsd());
+    }
+  }
+
+  private void closed(ChatSession.SessionClosed e) throws SQLException {
+    execute("UPDATE sessions SET status = 'closed', closed_at = ?, close_reason = ? WHERE session_id = ?",
+        time(e.at()), e.reason(), sessionId);
+    SessionSummary summary = e.summary();
+    Usage total = summary.usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
+    execute("""
+        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, completed_turns,
+          prompt_tokens, completion_tokens, cost_usd, duration_ms, usage_by_model)
+        SELECT ?, 'session_end', tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?
+        ON CONFLICT (session_id, kind) DO NOTHING""",
+        sessionId, time(e.at()), e.reason(), summary.turns(), summary.completedTurns(), total.promptTokens(),
+        total.completionTokens(), total.costUsd(), summary.durationMs(), usageJson(summary), sessionId);
+  }
+
+  /**
+   * A deleted session keeps a row marked deleted, without its title, so that it is not listed;
+   * its messages and usage go. Billing records stay: what was used was used.
+   */
+  private void deleted() throws SQLException {
+    execute("DELETE FROM messages WHERE session_id = ?", sessionId);
+    execute("DELETE FROM session_usage WHERE session_id = ?", sessionId);
+    execute("UPDATE sessions SET status = 'deleted', title = NULL WHERE session_id = ?", sessionId);
+  }
+
+  private void message(String messageId, String turnId, String role, String content, String provider, String model,
+      Instant at) throws SQLException {
+    execute("""
+        INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING""",
+        messageId, sessionId, turnId, role, content, provider, model, time(at));
+  }
+
+  private static String usageJson(SessionSummary summary) {
+    ObjectNode byModel = JSON.createObjectNode();
+    summary.usageByModel().forEach((model, usage) -> byModel.putObject(model)
+        .put("prompt_tokens", usage.promptTokens())
+        .put("completion_tokens", usage.completionTokens())
+        .put("cost_usd", usage.costUsd()));
+    return byModel.toString();
+  }
+
+  /** An update of this session's row whose last parameter is the session id. */
+  private void update(String sql, Object value) throws SQLException {
+    execute(sql, value, sessionId);
+  }
+
+  private void execute(String sql, Object... parameters) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
+      statement.executeUpdate();
+    }
+  }
+
+  private static OffsetDateTime time(Instant at) {
+    return at.atOffset(ZoneOffset.UTC);
+  }
+}

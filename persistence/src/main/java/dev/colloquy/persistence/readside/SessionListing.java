@@ -1,0 +1,17 @@
+package dev.colloquy.persistence.readside;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/** A tenant's sessions from the read side, most recently active first. */
+public interface SessionListing {
+
+  List<String> STATUSES = List.of("open", "closed");
+
+  /**
+   * @param status {@code open} or {@code closed}; empty lists both (never deleted sessions)
+   * @param after the cursor of the previous page, if any
+   */
+  CompletionStage<SessionPage> list(String tenantId, Optional<String> status, int limit, Optional<SessionCursor> after);
+}
