@@ -3,8 +3,6 @@ package dev.colloquy.app;
 import dev.colloquy.mockllm.MockLlmServer;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,14 +23,10 @@ final class ChildColloquy {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
   private final Process process;
-  private final Path dataDir;
-  private final Path output;
   private final Api api;
 
-  private ChildColloquy(Process process, Path dataDir, Path output, int port) {
+  private ChildColloquy(Process process, int port) {
     this.process = process;
-    this.dataDir = dataDir;
-    this.output = output;
     this.api = new Api("http://127.0.0.1:" + port);
   }
 
@@ -59,9 +53,12 @@ final class ChildColloquy {
     settings.put("COLLOQUY_DATA_DIR", dataDir.toString());
     settings.put("COLLOQUY_LLM_BASE_URL", mock.baseUrl());
     settings.put("COLLOQUY_LLM_MODEL", TestColloquy.MODEL);
+    // The mock's embeddings spare every child the seconds of loading the in-process model.
+    settings.put("COLLOQUY_EMBEDDING_BASE_URL", mock.baseUrl());
+    settings.put("COLLOQUY_EMBEDDING_MODEL", "mock-embedding");
     settings.putAll(env);
     environment.putAll(settings);
-    ChildColloquy child = new ChildColloquy(builder.start(), dataDir, output, port);
+    ChildColloquy child = new ChildColloquy(builder.start(), port);
     child.awaitReady();
     return child;
   }
@@ -96,14 +93,6 @@ final class ChildColloquy {
     return api;
   }
 
-  Path dataDir() {
-    return dataDir;
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
   /** SIGKILL: the process ends at once, without running anything of its own. */
   void kill() throws InterruptedException {
     process.destroyForcibly();
@@ -123,10 +112,6 @@ final class ChildColloquy {
     return process.exitValue();
   }
 
-  boolean alive() {
-    return process.isAlive();
-  }
-
   /** Stops it whatever state it is in: SIGTERM with a deadline, then SIGKILL, then its children. */
   void stop() throws InterruptedException {
     List<ProcessHandle> descendants = process.descendants().toList();
@@ -138,13 +123,5 @@ final class ChildColloquy {
       }
     }
     descendants.forEach(ProcessHandle::destroyForcibly);
-  }
-
-  String output() {
-    try {
-      return Files.readString(output, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      return "(cannot read " + output + ": " + e + ")";
-    }
   }
 }

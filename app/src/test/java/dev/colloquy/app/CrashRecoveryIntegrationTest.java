@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.persistence.LeftoverPostmaster;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -54,12 +55,16 @@ class CrashRecoveryIntegrationTest {
   void afterSigkillMidTurnCompletedTurnsAreIntactAndTheCutTurnIsRecordedInterruptedOnce() throws Exception {
     ChildColloquy first = children.start(dataDir, mock, Map.of());
     Api api = first.api();
+    JsonNode story = api.ingest("story.md", ("# The Story\n\n## The hero\n\nThe hero is Ada, a lighthouse keeper.\n\n"
+        + "## The villain\n\nThe villain is the storm that never ends.\n").getBytes(StandardCharsets.UTF_8));
+    assertThat(story.path("status").asText()).isEqualTo("ready");
     String sessionId = api.openSession();
     for (String message : List.of("Who is the hero?", "And the villain?")) {
       Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn(message));
       assertThat(turn.status()).as(turn.body()).isEqualTo(200);
     }
     JsonNode before = api.session(sessionId);
+    assertThat(before.path("messages").get(1).path("citations").findValuesAsText("source")).contains("story.md");
     mock.reconfigure(TestColloquy.slowMock());
     String turnId;
     long lastSeen;
