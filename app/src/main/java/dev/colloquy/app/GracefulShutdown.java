@@ -7,6 +7,7 @@ import dev.colloquy.engine.turn.RunningTurns;
 import dev.colloquy.http.OpenStreams;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -44,7 +45,11 @@ final class GracefulShutdown {
   }
 
   static void register(ActorSystem<?> system, RunningTurns turns, OpenStreams streams, ShutdownSettings settings) {
-    CoordinatedShutdown.get(system).addTask(DRAIN_PHASE, "drain-turns", () -> {
+    CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
+    shutdown.addTask(DRAIN_PHASE, "drain-turns", () -> {
+      if (stoppedByClose(shutdown)) {
+        return CompletableFuture.completedFuture(Done.getInstance());
+      }
       log.info("Shutting down: no new turns; {} running get up to {} to finish", turns.count(), settings.drainTimeout());
       return turns.drain(settings.drainTimeout(), INTERRUPT_ALLOWANCE)
           .thenCompose(interrupted -> {
@@ -55,7 +60,15 @@ final class GracefulShutdown {
     });
   }
 
-  /** Runs every phase and returns once the actor system has terminated. */
+  /**
+   * {@link Colloquy#close()} (an embedding program, a test) stops at once, as it always has: turns
+   * still running are recorded as interrupted when their sessions next recover. Signals drain.
+   */
+  private static boolean stoppedByClose(CoordinatedShutdown shutdown) {
+    return shutdown.getShutdownReason().map(CoordinatedShutdown.actorSystemTerminateReason()::equals).orElse(false);
+  }
+
+  /** Runs every phase, the drain included, and returns once the actor system has terminated. */
   static void run(ActorSystem<?> system) {
     CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
     system.getWhenTerminated().toCompletableFuture().join();

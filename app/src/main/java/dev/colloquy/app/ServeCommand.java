@@ -50,7 +50,6 @@ final class ServeCommand implements Callable<Integer> {
    * turns and hands its shards over, then exits 0. Left to the JVM, TERM would run the shutdown
    * hooks and exit 143. Other ways to stop (Ctrl-C, System.exit) still close through the hook.
    */
-  @SuppressWarnings("sunapi")
   private static void exitCleanlyOnTerm(Colloquy colloquy) {
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> {
       GracefulShutdown.run(colloquy.system());
