@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class TurnDrainTest {
 
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final Duration WAIT = Duration.ofSeconds(30);
 
   private static ActorTestKit testKit;
   private static MockLlmServer mock;
@@ -124,7 +124,7 @@ class TurnDrainTest {
     long cancelledBefore = mock.stats().streamsCancelled();
 
     int interrupted = services.turns().drain(Duration.ofMillis(300), Duration.ofSeconds(5))
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        .toCompletableFuture().get(30, TimeUnit.SECONDS);
 
     assertThat(interrupted).isEqualTo(1);
     assertThat(services.turns().count()).isZero();
