@@ -11,10 +11,12 @@ import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
+import dev.colloquy.engine.turn.RunningTurns;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
+import dev.colloquy.http.OpenStreams;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
@@ -83,10 +85,13 @@ public final class Colloquy implements AutoCloseable {
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
           Knowledge.modelEnricher(settings.llm(), models));
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
-          JournalConfig.forDatabase(database.connection()).withFallback(config));
+          JournalConfig.forDatabase(database.connection())
+              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
       joinCluster(system);
+      RunningTurns turns = new RunningTurns();
+      OpenStreams streams = new OpenStreams();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking));
+          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns);
       ChatSession.init(system, services);
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
@@ -95,14 +100,15 @@ public final class Colloquy implements AutoCloseable {
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
-          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)),
+          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking), () -> !turns.draining()),
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route());
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(routes.route())
+          .bind(streams.track(routes.route()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), settings.llm().modelNames(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");

@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code colloquy serve}: runs a node until SIGTERM. */
+/** {@code colloquy serve}: runs a node until SIGTERM, then drains it and exits 0. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Runs the engine. Without COLLOQUY_DB_URL it starts an embedded PostgreSQL under the data directory;"
         + " without COLLOQUY_LLM_BASE_URL the offline responder answers.",
@@ -41,6 +41,19 @@ final class ServeCommand implements Callable<Integer> {
     Colloquy colloquy = Colloquy.start(config);
     serving = true;
     Runtime.getRuntime().addShutdownHook(new Thread(colloquy::close, "colloquy-shutdown"));
+    exitCleanlyOnTerm(colloquy);
     return 0;
+  }
+
+  /**
+   * SIGTERM is how orchestrators ask a process to stop, so it is a clean stop: the node drains its
+   * turns and hands its shards over, then exits 0. Left to the JVM, TERM would run the shutdown
+   * hooks and exit 143. Other ways to stop (Ctrl-C, System.exit) still close through the hook.
+   */
+  private static void exitCleanlyOnTerm(Colloquy colloquy) {
+    sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> {
+      GracefulShutdown.run(colloquy.system());
+      System.exit(0);
+    });
   }
 }

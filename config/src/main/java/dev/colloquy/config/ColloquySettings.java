@@ -10,7 +10,8 @@ public record ColloquySettings(
     LlmSettings llm,
     SessionSettings session,
     KnowledgeSettings knowledge,
-    AdminSettings admin) {
+    AdminSettings admin,
+    ShutdownSettings shutdown) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -22,7 +23,8 @@ public record ColloquySettings(
         LlmSettings.create(reader),
         SessionSettings.create(reader),
         KnowledgeSettings.create(reader),
-        AdminSettings.create(reader));
+        AdminSettings.create(reader),
+        ShutdownSettings.create(reader));
   }
 
   public boolean production() {

@@ -32,6 +32,7 @@ final class SettingsReader {
           Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
           Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),
           Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"),
+          Map.entry("colloquy.shutdown.drain-timeout", "COLLOQUY_DRAIN_TIMEOUT"),
           Map.entry("colloquy.knowledge.store", "COLLOQUY_VECTOR_STORE"),
           Map.entry("colloquy.knowledge.qdrant.host", "COLLOQUY_QDRANT_HOST"),
           Map.entry("colloquy.knowledge.qdrant.port", "COLLOQUY_QDRANT_PORT"),

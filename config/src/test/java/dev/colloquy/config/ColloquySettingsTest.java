@@ -29,6 +29,7 @@ class ColloquySettingsTest {
     assertThat(settings.session().disconnectGrace()).isEqualTo(Duration.ofSeconds(30));
     assertThat(settings.session().busyPolicy()).isEqualTo(BusyPolicy.REJECT);
     assertThat(settings.env()).isEqualTo(Environment.DEVELOPMENT);
+    assertThat(settings.shutdown().drainTimeout()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test
@@ -70,6 +71,8 @@ class ColloquySettingsTest {
         .hasMessageContaining("COLLOQUY_BUSY_POLICY").hasMessageContaining("[reject, enqueue]");
     assertThatThrownBy(() -> load("colloquy.env = staging"))
         .hasMessageContaining("colloquy.env (env COLLOQUY_ENV)");
+    assertThatThrownBy(() -> load("colloquy.shutdown.drain-timeout = -1s"))
+        .hasMessageContaining("colloquy.shutdown.drain-timeout (env COLLOQUY_DRAIN_TIMEOUT)");
   }
 
   @Test
@@ -89,7 +92,7 @@ class ColloquySettingsTest {
         "colloquy.storage.db.url", "colloquy.storage.db.user", "colloquy.storage.db.password", "colloquy.llm.base-url",
         "colloquy.llm.api-key", "colloquy.llm.model", "colloquy.session.idle-timeout", "colloquy.session.idle-check-interval",
         "colloquy.session.passivation-timeout", "colloquy.session.disconnect-grace", "colloquy.session.busy-policy",
-        "colloquy.admin.token"}) {
+        "colloquy.admin.token", "colloquy.shutdown.drain-timeout"}) {
       String variable = SettingsReader.envVarOf(key);
       assertThat(variable).as("environment variable of " + key).isNotNull();
       String resolved = ConfigFactory.parseMap(java.util.Map.of(variable, "from-env")).withFallback(reference)

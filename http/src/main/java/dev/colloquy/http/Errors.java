@@ -45,6 +45,7 @@ public final class Errors {
       case ChatSession.SESSION_EXISTS, ChatSession.SESSION_CLOSED, ChatSession.TURN_IN_PROGRESS,
           ChatSession.TURN_ENDED -> StatusCodes.CONFLICT;
       case ChatSession.TURN_QUEUE_FULL -> StatusCodes.TOO_MANY_REQUESTS;
+      case ChatSession.SHUTTING_DOWN -> StatusCodes.SERVICE_UNAVAILABLE;
       case ChatSession.UNKNOWN_MODEL, ChatSession.TOO_MANY_MODELS, ChatSession.INVALID_MESSAGE ->
           StatusCodes.UNPROCESSABLE_ENTITY;
       default -> StatusCodes.INTERNAL_SERVER_ERROR;

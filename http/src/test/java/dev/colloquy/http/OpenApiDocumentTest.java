@@ -184,6 +184,7 @@ class OpenApiDocumentTest {
     byStatus.put(ChatSession.UNKNOWN_MODEL, "422");
     byStatus.put(ChatSession.TOO_MANY_MODELS, "422");
     byStatus.put(ChatSession.INVALID_MESSAGE, "422");
+    byStatus.put(ChatSession.SHUTTING_DOWN, "503");
     byStatus.forEach((code, status) -> {
       assertThat(String.valueOf(Errors.statusOf(code).intValue())).as(code).isEqualTo(status);
       assertThat(codesUnderStatus(status)).as("codes documented under " + status).contains(code);

@@ -63,6 +63,7 @@ public final class Database implements AutoCloseable {
     try {
       Path pgData = dataDir.resolve("postgres");
       Files.createDirectories(pgData);
+      LeftoverPostmaster.stopIfRunning(pgData);
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
               .setDataDirectory(pgData)

@@ -177,6 +177,7 @@ public final class ChatSession
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
   public static final String INVALID_MESSAGE = "INVALID_MESSAGE";
   public static final String INTERRUPTED = "INTERRUPTED";
+  public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
 
   /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
@@ -319,6 +320,10 @@ public final class ChatSession
     }
     if (!state.open()) {
       return Effect().reply(start.replyTo(), new Rejected(SESSION_CLOSED, "The session is closed", null));
+    }
+    if (services.turns().draining()) {
+      return Effect().reply(start.replyTo(), new Rejected(SHUTTING_DOWN,
+          "This node is shutting down and takes no new turns; try again in a moment", null));
     }
     Rejected invalid = validate(start);
     if (invalid != null) {
@@ -559,7 +564,7 @@ public final class ChatSession
   }
 
   private void startNextQueued(SessionState state) {
-    if (!closing && supervisors.isEmpty()) {
+    if (!closing && supervisors.isEmpty() && !services.turns().draining()) {
       state.runningTurn().ifPresent(next -> startTurn(state, next));
     }
   }

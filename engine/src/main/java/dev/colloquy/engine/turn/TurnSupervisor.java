@@ -5,6 +5,7 @@ import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.session.ChatSession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -38,6 +40,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** Stop the turn now: every upstream model call is cancelled. */
   public record Cancel(String reason) implements Command {}
+
+  /** The node is shutting down: stop the runs now and end the turn as failed with INTERRUPTED. */
+  public record Interrupt() implements Command {}
 
   /** The session has journaled the outcome: send the terminal frame and stop. */
   public record OutcomePersisted() implements Command {}
@@ -71,6 +76,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private List<Gap> gaps = List.of();
   private boolean runsStarted;
   private String cancelReason;
+  private boolean interrupted;
   private TurnEvent pendingTerminal;
 
   private TurnSupervisor(
@@ -91,6 +97,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf()),
         "retrieval");
     startGraceTimer();
+    services.turns().register(context.getSelf());
   }
 
   public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<TurnEnded> session) {
@@ -109,6 +116,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
         .onMessage(Cancel.class, this::onCancel)
+        .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
@@ -116,6 +124,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
+        .onSignal(PostStop.class, stopped -> {
+          services.turns().unregister(getContext().getSelf());
+          return this;
+        })
         .build();
   }
 
@@ -152,6 +164,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     avatars.values().forEach(avatar -> avatar.tell(new Avatar.Cancel()));
     timers.startSingleTimer("cancel-deadline", new CancelDeadlinePassed(), CANCEL_DEADLINE);
     return finishIfAllEnded(false);
+  }
+
+  /** Ends the turn the way a cancel does, but reported as the failure a client resuming it will see. */
+  private Behavior<Command> onInterrupt(Interrupt interrupt) {
+    if (cancelReason != null || pendingTerminal != null) {
+      return this;
+    }
+    interrupted = true;
+    return onCancel(new Cancel("interrupted"));
   }
 
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
@@ -234,7 +255,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     TurnOutcome outcome = outcome();
     long latencyMs = outcome.latencyMs();
     TurnEnded ended;
-    if (cancelReason != null) {
+    if (interrupted) {
+      String message = "The server shut down while this turn was running";
+      pendingTerminal = new TurnEvent.Failed(ChatSession.INTERRUPTED, message);
+      ended = new TurnEnded.Failed(plan.turnId(), ChatSession.INTERRUPTED, message, outcome);
+    } else if (cancelReason != null) {
       pendingTerminal = new TurnEvent.Cancelled(cancelReason);
       ended = new TurnEnded.Cancelled(plan.turnId(), cancelReason, outcome);
     } else if (outcome.runs().stream().anyMatch(RunOutcome::completed)) {

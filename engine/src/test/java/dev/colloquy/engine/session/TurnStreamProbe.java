@@ -43,7 +43,11 @@ final class TurnStreamProbe {
   }
 
   TurnFrame next() {
-    return frames.expectMessageClass(TurnFrame.class, WAIT);
+    return next(WAIT);
+  }
+
+  TurnFrame next(Duration wait) {
+    return frames.expectMessageClass(TurnFrame.class, wait);
   }
 
   /** Every frame up to and including the terminal one. */

@@ -1,0 +1,76 @@
+package dev.colloquy.app;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.ShutdownSettings;
+import dev.colloquy.engine.turn.RunningTurns;
+import dev.colloquy.http.OpenStreams;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What stopping a node does, as phases of Pekko's coordinated shutdown. Before the HTTP server
+ * unbinds, the node refuses new turns and drains the running ones, interrupting those that outlive
+ * the drain timeout; only then does the server stop (so no stream is cut before its terminal
+ * event), the shards are handed over and the actor system terminates.
+ */
+final class GracefulShutdown {
+
+  private static final Logger log = LoggerFactory.getLogger(GracefulShutdown.class);
+
+  /** How long interrupted turns get to journal their end and send their terminal event. */
+  static final Duration INTERRUPT_ALLOWANCE = Duration.ofSeconds(10);
+
+  /** How long the streams of ended turns get to write their last events before the server closes them. */
+  static final Duration STREAM_ALLOWANCE = Duration.ofSeconds(5);
+
+  private static final String DRAIN_PHASE = CoordinatedShutdown.PhaseBeforeServiceUnbind();
+
+  private GracefulShutdown() {}
+
+  /**
+   * The drain's phase must outlast the drain: Pekko gives every phase 5 s by default and then moves
+   * on, which would unbind the server under the running turns.
+   */
+  static Config phaseTimeouts(ShutdownSettings settings) {
+    Duration phase = settings.drainTimeout().plus(INTERRUPT_ALLOWANCE).plus(STREAM_ALLOWANCE).plusSeconds(5);
+    return ConfigFactory.parseMap(Map.of(
+        "pekko.coordinated-shutdown.phases." + DRAIN_PHASE + ".timeout", phase.toMillis() + "ms"));
+  }
+
+  static void register(ActorSystem<?> system, RunningTurns turns, OpenStreams streams, ShutdownSettings settings) {
+    CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
+    shutdown.addTask(DRAIN_PHASE, "drain-turns", () -> {
+      if (stoppedByClose(shutdown)) {
+        return CompletableFuture.completedFuture(Done.getInstance());
+      }
+      log.info("Shutting down: no new turns; {} running get up to {} to finish", turns.count(), settings.drainTimeout());
+      return turns.drain(settings.drainTimeout(), INTERRUPT_ALLOWANCE)
+          .thenCompose(interrupted -> {
+            log.info("Turns drained ({} interrupted); {} streams still writing", interrupted, streams.count());
+            return streams.whenNoneOpen(STREAM_ALLOWANCE);
+          })
+          .thenApply(flushed -> Done.getInstance());
+    });
+  }
+
+  /**
+   * {@link Colloquy#close()} (an embedding program, a test) stops at once, as it always has: turns
+   * still running are recorded as interrupted when their sessions next recover. Signals drain.
+   */
+  private static boolean stoppedByClose(CoordinatedShutdown shutdown) {
+    return shutdown.getShutdownReason().map(CoordinatedShutdown.actorSystemTerminateReason()::equals).orElse(false);
+  }
+
+  /** Runs every phase, the drain included, and returns once the actor system has terminated. */
+  static void run(ActorSystem<?> system) {
+    CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
+    system.getWhenTerminated().toCompletableFuture().join();
+  }
+}

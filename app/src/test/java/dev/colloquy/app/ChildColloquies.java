@@ -1,0 +1,71 @@
+package dev.colloquy.app;
+
+import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.LeftoverPostmaster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
+
+/**
+ * The child JVMs of one test: {@code @RegisterExtension final ChildColloquies children = new ChildColloquies()}.
+ * After each test every child is stopped, and so is any PostgreSQL a killed child left behind; when
+ * the test failed, every child's output is printed.
+ */
+final class ChildColloquies implements AfterEachCallback, TestWatcher {
+
+  private final List<ChildColloquy> children = new ArrayList<>();
+  private final List<Path> outputs = new ArrayList<>();
+  private final List<Path> dataDirs = new ArrayList<>();
+
+  ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env) throws Exception {
+    Path output = Files.createTempFile("colloquy-child-", ".log");
+    outputs.add(output);
+    if (!dataDirs.contains(dataDir)) {
+      dataDirs.add(dataDir);
+    }
+    ChildColloquy child = ChildColloquy.start(dataDir, mock, env, output);
+    children.add(child);
+    return child;
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    for (ChildColloquy child : children) {
+      child.stop();
+    }
+    for (Path dataDir : dataDirs) {
+      LeftoverPostmaster.stopIfRunning(dataDir.resolve("postgres"));
+    }
+  }
+
+  @Override
+  public void testFailed(ExtensionContext context, Throwable cause) {
+    for (Path output : outputs) {
+      System.out.println("===== output of colloquy serve (" + output + ") =====");
+      try {
+        System.out.println(Files.readString(output));
+      } catch (java.io.IOException e) {
+        System.out.println("(unreadable: " + e + ")");
+      }
+    }
+  }
+
+  @Override
+  public void testSuccessful(ExtensionContext context) {
+    outputs.forEach(output -> output.toFile().delete());
+  }
+
+  @Override
+  public void testAborted(ExtensionContext context, Throwable cause) {
+    testFailed(context, cause);
+  }
+
+  @Override
+  public void testDisabled(ExtensionContext context, Optional<String> reason) {}
+}
