@@ -4,12 +4,25 @@ import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.session.JournalPurger;
 
-/** What the engine's actors need from the outside world; the app decides which implementations run. */
+/**
+ * What the engine's actors need from the outside world; the app decides which implementations run.
+ * {@code logContent} is false in production: no message content may reach a log line.
+ */
 public record EngineServices(
     SessionSettings session,
     LlmSettings llm,
     ModelCatalog models,
     KnowledgeBase knowledge,
-    JournalPurger purger) {}
+    JournalPurger purger,
+    EngineMetrics metrics,
+    boolean logContent) {
+
+  /** No metrics, and content allowed in logs (development). */
+  public EngineServices(
+      SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
+    this(session, llm, models, knowledge, purger, EngineMetrics.NONE, true);
+  }
+}
