@@ -17,9 +17,9 @@ import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.persistence.Database;
-import dev.colloquy.persistence.DatabaseHealth;
 import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
+import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,15 +50,17 @@ public final class Colloquy implements AutoCloseable {
   private final ServerBinding binding;
   private final ExecutorService blocking;
   private final Knowledge knowledge;
+  private final Operations operations;
 
   private Colloquy(ColloquySettings settings, Database database, ActorSystem<Void> system, ServerBinding binding,
-      ExecutorService blocking, Knowledge knowledge) {
+      ExecutorService blocking, Knowledge knowledge, Operations operations) {
     this.settings = settings;
     this.database = database;
     this.system = system;
     this.binding = binding;
     this.blocking = blocking;
     this.knowledge = knowledge;
+    this.operations = operations;
   }
 
   /** Loads the configuration: overrides, then COLLOQUY_SEED_NODES, then system properties, application.conf with its environment variables, reference.conf. */
@@ -74,6 +76,7 @@ public final class Colloquy implements AutoCloseable {
     ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
     ActorSystem<Void> system = null;
     Knowledge knowledge = null;
+    Operations operations = Operations.start(database);
     try {
       ModelCatalog models = models(settings.llm(), blocking);
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
@@ -82,13 +85,16 @@ public final class Colloquy implements AutoCloseable {
           JournalConfig.forDatabase(database.connection()).withFallback(config));
       joinCluster(system);
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking));
+          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), operations.metrics(),
+          !settings.production());
       ChatSession.init(system, services);
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
+          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
+              operations.metrics()),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
-          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking)),
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route());
+          new HealthRoutes(system, operations.journal()),
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
+          operations.observability(!settings.production()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(routes.route())
@@ -98,13 +104,14 @@ public final class Colloquy implements AutoCloseable {
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), settings.llm().modelNames(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
-      return new Colloquy(settings, database, system, binding, blocking, knowledge);
+      return new Colloquy(settings, database, system, binding, blocking, knowledge, operations);
     } catch (Exception e) {
       if (system != null) {
         system.terminate();
         system.getWhenTerminated().toCompletableFuture().join();
       }
       blocking.shutdownNow();
+      operations.close();
       if (knowledge != null) {
         knowledge.close();
       }
@@ -157,6 +164,7 @@ public final class Colloquy implements AutoCloseable {
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().join();
     blocking.shutdownNow();
+    operations.close();
     knowledge.close();
     database.close();
   }

@@ -40,10 +40,16 @@ public final class SessionRoutes extends AllDirectives {
 
   private final SessionGateway sessions;
   private final HttpSettings settings;
+  private final HttpMetrics metrics;
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
+    this(sessions, settings, HttpMetrics.NONE);
+  }
+
+  public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics) {
     this.sessions = sessions;
     this.settings = settings;
+    this.metrics = metrics;
   }
 
   public Route route(String traceId) {
@@ -145,6 +151,7 @@ public final class SessionRoutes extends AllDirectives {
    * EventSource to stop reconnecting.
    */
   private Route stream(CompletionStage<ChatSession.Reply> reply, Source<TurnFrame, NotUsed> frames, boolean events) {
+    long requestNanos = System.nanoTime();
     CompletionStage<ChatSession.TurnReply> accepted = reply.whenComplete((r, error) -> {
       if (error != null || r instanceof ChatSession.Rejected || nothingFollows(r)) {
         sessions.discard(frames);
@@ -154,7 +161,9 @@ public final class SessionRoutes extends AllDirectives {
       if (nothingFollows(turn)) {
         return complete(StatusCodes.NO_CONTENT);
       }
-      return events ? complete(sse(frames)) : onSuccess(collect(frames), this::turnResult);
+      return events
+          ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
+          : onSuccess(collect(frames), this::turnResult);
     });
   }
 
