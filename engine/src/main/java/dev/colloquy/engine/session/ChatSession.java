@@ -557,9 +557,10 @@ public final class ChatSession
     }
     TurnLogContext.run(TurnLogContext.of(turn.get().traceId(), sessionId, turnId),
         () -> context.getLog().error("The supervisor of turn {} stopped before the turn ended", turnId));
-    TurnMetrics.recordFailed(services.metrics(), INTERNAL_ERROR);
+    // INTERRUPTED, the code the stopping supervisor gave its subscribers as their terminal event.
+    TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
     return Effect()
-        .persist(new TurnFailed(turnId, INTERNAL_ERROR, "The turn stopped unexpectedly", TurnOutcome.nothing(),
+        .persist(new TurnFailed(turnId, INTERRUPTED, "The turn stopped unexpectedly", TurnOutcome.nothing(),
             Instant.now()))
         .thenRun(this::startNextQueued)
         .thenNoReply()
