@@ -66,6 +66,8 @@ class JournalUnavailableIntegrationTest {
       Api.Response opening = api.post("/v1/sessions", "{}");
       assertThat(opening.status()).isEqualTo(503);
       assertThat(mock.stats().requests()).isEqualTo(requestsBefore);
+      assertThat(new PrometheusText(api.get("/metrics").body())
+          .value("colloquy_errors_total", "source", "http", "code", "JOURNAL_UNAVAILABLE")).isEqualTo(2);
 
       database = postgres(port, pgDir);
       try {
