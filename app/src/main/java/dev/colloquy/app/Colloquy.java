@@ -21,9 +21,9 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.persistence.Database;
-import dev.colloquy.persistence.DatabaseHealth;
 import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
+import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -56,15 +56,17 @@ public final class Colloquy implements AutoCloseable {
   private final ServerBinding binding;
   private final ExecutorService blocking;
   private final Knowledge knowledge;
+  private final Operations operations;
 
   private Colloquy(ColloquySettings settings, Database database, ActorSystem<Void> system, ServerBinding binding,
-      ExecutorService blocking, Knowledge knowledge) {
+      ExecutorService blocking, Knowledge knowledge, Operations operations) {
     this.settings = settings;
     this.database = database;
     this.system = system;
     this.binding = binding;
     this.blocking = blocking;
     this.knowledge = knowledge;
+    this.operations = operations;
   }
 
   /** Loads the configuration: overrides, then COLLOQUY_SEED_NODES, then system properties, application.conf with its environment variables, reference.conf. */
@@ -80,6 +82,7 @@ public final class Colloquy implements AutoCloseable {
     ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
     ActorSystem<Void> system = null;
     Knowledge knowledge = null;
+    Operations operations = Operations.start(database);
     try {
       ModelCatalog models = models(settings.llm(), blocking);
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
@@ -91,17 +94,20 @@ public final class Colloquy implements AutoCloseable {
       RunningTurns turns = new RunningTurns();
       OpenStreams streams = new OpenStreams();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns);
+          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
+          !settings.production());
       ChatSession.init(system, services);
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
       IdleSessionReaper.init(system, sessionsTable, settings.session());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http()),
+          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
+              operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
-          new HealthRoutes(system, new DatabaseHealth(database.dataSource(), blocking), () -> !turns.draining()),
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route());
+          new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
+          operations.observability(!settings.production()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(streams.track(routes.route()))
@@ -112,13 +118,14 @@ public final class Colloquy implements AutoCloseable {
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), settings.llm().modelNames(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
-      return new Colloquy(settings, database, system, binding, blocking, knowledge);
+      return new Colloquy(settings, database, system, binding, blocking, knowledge, operations);
     } catch (Exception e) {
       if (system != null) {
         system.terminate();
         system.getWhenTerminated().toCompletableFuture().join();
       }
       blocking.shutdownNow();
+      operations.close();
       if (knowledge != null) {
         knowledge.close();
       }
@@ -176,6 +183,7 @@ public final class Colloquy implements AutoCloseable {
     system.terminate();
     system.getWhenTerminated().toCompletableFuture().join();
     blocking.shutdownNow();
+    operations.close();
     knowledge.close();
     database.close();
   }

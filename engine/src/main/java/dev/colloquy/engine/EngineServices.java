@@ -4,21 +4,27 @@ import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.session.JournalPurger;
 import dev.colloquy.engine.turn.RunningTurns;
 
-/** What the engine's actors need from the outside world; the app decides which implementations run. */
+/**
+ * What the engine's actors need from the outside world; the app decides which implementations run.
+ * {@code logContent} is false in production: no message content may reach a log line.
+ */
 public record EngineServices(
     SessionSettings session,
     LlmSettings llm,
     ModelCatalog models,
     KnowledgeBase knowledge,
     JournalPurger purger,
-    RunningTurns turns) {
+    RunningTurns turns,
+    EngineMetrics metrics,
+    boolean logContent) {
 
-  /** Services whose node never drains: each call gets a registry of its own. */
+  /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */
   public EngineServices(
       SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
-    this(session, llm, models, knowledge, purger, new RunningTurns());
+    this(session, llm, models, knowledge, purger, new RunningTurns(), EngineMetrics.NONE, true);
   }
 }

@@ -9,6 +9,7 @@ import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
 import org.apache.pekko.http.javadsl.server.MethodRejection;
 import org.apache.pekko.http.javadsl.server.MissingFormFieldRejection;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.http.javadsl.server.RejectionHandler;
@@ -30,22 +31,35 @@ public final class ApiRoutes extends AllDirectives {
   private final HealthRoutes health;
   private final Route knowledge;
   private final OpenApiRoutes openApi = new OpenApiRoutes();
+  private final Observability observability;
+  private final MetricsRoutes metrics;
+  private final JournalGate journalGate;
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       Route knowledge) {
+    this(sessions, sessionList, journal, health, knowledge, Observability.none());
+  }
+
+  public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
+      Route knowledge, Observability observability) {
     this.sessions = sessions;
     this.sessionList = sessionList;
     this.journal = journal;
     this.health = health;
     this.knowledge = knowledge;
+    this.observability = observability;
+    this.metrics = new MetricsRoutes(observability.scrape());
+    this.journalGate = new JournalGate(observability.journalReachable());
   }
 
   public Route route() {
     return extractRequest(request -> {
       String traceId = newTraceId();
-      return handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-          concat(health.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
-              sessions.route(traceId))));
+      return mapResponse(response -> ErrorCounting.count(response, observability.metrics()),
+          () -> handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
+              concat(health.route(), metrics.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
+                  pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
+                      () -> journalGate.writes(() -> sessions.route(traceId)))))));
     });
   }
 
@@ -65,7 +79,12 @@ public final class ApiRoutes extends AllDirectives {
           if (cause instanceof EntityStreamSizeException tooLarge) {
             return complete(tooLarge(tooLarge, traceId));
           }
-          log.error("Request failed (trace {})", traceId, cause);
+          if (observability.logContent()) {
+            log.error("Request failed (trace {})", traceId, cause);
+          } else {
+            // An unexpected failure's message may quote what the client sent.
+            log.error("Request failed (trace {}): {}", traceId, cause.getClass().getName());
+          }
           return complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, "INTERNAL_ERROR",
               "The server could not complete the request", traceId));
         })

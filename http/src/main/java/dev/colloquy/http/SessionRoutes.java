@@ -33,15 +33,23 @@ import org.apache.pekko.util.ByteString;
 /** The canonical session and turn API of API.md under {@code /v1/sessions}. */
 public final class SessionRoutes extends AllDirectives {
 
+  static final String CLOSED_REASON = "closed";
+
   /** Until tenancy arrives every session belongs to this tenant. */
   public static final String DEFAULT_TENANT = "default";
 
   private final SessionGateway sessions;
   private final HttpSettings settings;
+  private final HttpMetrics metrics;
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
+    this(sessions, settings, HttpMetrics.NONE);
+  }
+
+  public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics) {
     this.sessions = sessions;
     this.settings = settings;
+    this.metrics = metrics;
   }
 
   public Route route(String traceId) {
@@ -95,9 +103,13 @@ public final class SessionRoutes extends AllDirectives {
     return sessions.ask(sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
   }
 
+  /**
+   * An explicit close is always recorded with reason {@code closed}: billing tells it from an idle
+   * close by the reason, so a client cannot choose it.
+   */
   private CompletionStage<SessionView> close(String sessionId, String body) {
-    String reason = RequestBodies.optionalText(RequestBodies.parse(body, true), "reason").orElse("closed");
-    return sessions.ask(sessionId, replyTo -> new ChatSession.Close(reason, replyTo)).thenApply(SessionRoutes::session);
+    RequestBodies.parse(body, true);
+    return sessions.ask(sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo)).thenApply(SessionRoutes::session);
   }
 
   private CompletionStage<ChatSession.Reply> delete(String sessionId) {
@@ -141,12 +153,15 @@ public final class SessionRoutes extends AllDirectives {
    * 204, which tells an EventSource to stop reconnecting.
    */
   private Route stream(CompletionStage<ChatSession.Reply> reply, boolean events) {
+    long requestNanos = System.nanoTime();
     return onSuccess(reply.thenApply(r -> (ChatSession.TurnReply) accepted(r)), turn -> {
       if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
       Source<TurnFrame, NotUsed> frames = turn.frames().getSource();
-      return events ? complete(sse(frames)) : onSuccess(collect(frames), this::turnResult);
+      return events
+          ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
+          : onSuccess(collect(frames), this::turnResult);
     });
   }
 

@@ -66,6 +66,7 @@ class OpenApiDocumentTest {
       Map.entry("/v1/knowledge/{document_id}", Set.of("delete")),
       Map.entry("/health", Set.of("get")),
       Map.entry("/ready", Set.of("get")),
+      Map.entry("/metrics", Set.of("get")),
       Map.entry("/openapi.yaml", Set.of("get"))));
 
   private static final Set<String> HTTP_METHODS =

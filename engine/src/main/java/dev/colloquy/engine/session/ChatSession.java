@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.observe.TurnLogContext;
+import dev.colloquy.engine.observe.TurnMetrics;
 import dev.colloquy.engine.turn.RunSpec;
 import dev.colloquy.engine.turn.TurnEnded;
 import dev.colloquy.engine.turn.TurnFrame;
 import dev.colloquy.engine.turn.TurnOutcome;
 import dev.colloquy.engine.turn.TurnPlan;
 import dev.colloquy.engine.turn.TurnSupervisor;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +25,7 @@ import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
@@ -201,6 +205,8 @@ public final class ChatSession
   private final Map<String, List<Waiter>> waiting = new HashMap<>();
   /** A close or delete waits for the running turn to be cancelled; no queued turn starts meanwhile. */
   private boolean closing;
+  /** Whether this incarnation recovered, so that leaving memory is counted only after coming in. */
+  private boolean loaded;
 
   private ChatSession(
       String sessionId,
@@ -255,10 +261,17 @@ public final class ChatSession
   public SignalHandler<SessionState> signalHandler() {
     return newSignalHandlerBuilder()
         .onSignal(RecoveryCompleted.instance(), state -> {
+          loaded = true;
+          services.metrics().sessionLoaded();
           if (!state.pendingTurns().isEmpty()) {
             context.getSelf().tell(new FailInterruptedTurns());
           }
           schedulePassivation();
+        })
+        .onSignal(PostStop.instance(), state -> {
+          if (loaded) {
+            services.metrics().sessionUnloaded();
+          }
         })
         .build();
   }
@@ -299,8 +312,10 @@ public final class ChatSession
       return Effect().reply(open.replyTo(),
           new Rejected(SESSION_EXISTS, "A session with this id exists or existed; a session id is accepted once", null));
     }
+    long persisting = System.nanoTime();
     return Effect()
         .persist(new SessionOpened(sessionId, open.tenantId(), open.persona(), open.metadata(), Instant.now()))
+        .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
 
@@ -347,9 +362,11 @@ public final class ChatSession
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
     TurnStreams.Live stream = openStream();
+    long persisting = System.nanoTime();
     return Effect()
         .persist(events)
         .thenRun(accepted -> {
+          journaled(persisting);
           TurnRecord turn = accepted.turn(turnId).orElseThrow();
           waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), 0));
           if (running.isEmpty()) {
@@ -466,7 +483,10 @@ public final class ChatSession
     List<String> queued = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
     return Effect()
         .persist(events)
-        .thenRun(closed -> notifyWaiting(closed, queued))
+        .thenRun(closed -> {
+          services.metrics().sessionClosed(close.reason());
+          notifyWaiting(closed, queued);
+        })
         .thenReply(close.replyTo(), closed -> new SessionReply(closed.view()));
   }
 
@@ -476,8 +496,13 @@ public final class ChatSession
     if (!supervisors.isEmpty() || !state.idleAt(now, services.session().idleTimeout())) {
       return Effect().reply(idle.replyTo(), new Rejected(NOT_IDLE, "The session is not idle", null));
     }
+    long persisting = System.nanoTime();
     return Effect()
         .persist(new SessionClosed(IDLE_REASON, state.summarize(now), now))
+        .thenRun(closed -> {
+          journaled(persisting);
+          services.metrics().sessionClosed(IDLE_REASON);
+        })
         .thenReply(idle.replyTo(), closed -> new SessionReply(closed.view()));
   }
 
@@ -549,9 +574,12 @@ public final class ChatSession
       case TurnEnded.Cancelled cancelled ->
           events.add(new TurnCancelled(ended.turnId(), cancelled.reason(), ended.outcome(), now));
     }
+    long persisting = System.nanoTime();
     return Effect()
         .persist(events)
         .thenRun(after -> {
+          journaled(persisting);
+          TurnMetrics.recordEnded(services.metrics(), ended);
           var supervisor = supervisors.remove(ended.turnId());
           if (supervisor != null) {
             context.unwatch(supervisor);
@@ -575,9 +603,12 @@ public final class ChatSession
     if (turn.isEmpty() || !turn.get().pending()) {
       return Effect().noReply();
     }
-    context.getLog().error("The supervisor of turn {} stopped before the turn ended", turnId);
+    TurnLogContext.run(TurnLogContext.of(turn.get().traceId(), sessionId, turnId),
+        () -> context.getLog().error("The supervisor of turn {} stopped before the turn ended", turnId));
+    // INTERRUPTED, the code the stopping supervisor gave its subscribers as their terminal event.
+    TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
     return Effect()
-        .persist(new TurnFailed(turnId, INTERNAL_ERROR, "The turn stopped unexpectedly", TurnOutcome.nothing(),
+        .persist(new TurnFailed(turnId, INTERRUPTED, "The turn stopped unexpectedly", TurnOutcome.nothing(),
             Instant.now()))
         .thenRun(this::startNextQueued)
         .thenNoReply()
@@ -592,6 +623,7 @@ public final class ChatSession
       if (!supervisors.containsKey(turn.turnId())) {
         events.add(new TurnFailed(turn.turnId(), INTERRUPTED,
             "The server stopped while this turn was running", TurnOutcome.nothing(), now));
+        TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
       }
     }
     List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
@@ -600,6 +632,7 @@ public final class ChatSession
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {
     if (supervisors.isEmpty() && shard != null) {
+      services.metrics().sessionPassivated();
       shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
     } else {
       schedulePassivation();
@@ -613,6 +646,10 @@ public final class ChatSession
    */
   private void schedulePassivation() {
     timers.startSingleTimer(PASSIVATION_TIMER, new PassivateIfIdle(), services.session().passivationTimeout());
+  }
+
+  private void journaled(long persistingNanos) {
+    services.metrics().journalWrite(Duration.ofNanos(System.nanoTime() - persistingNanos));
   }
 
   private static Rejected notFound() {

@@ -125,6 +125,9 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     stream.cancel();
     double cost = llm.priceOf(run.model()).cost(tokens.promptTokens(), tokens.completionTokens());
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
+    getContext().getLog().info("Run {} on model {} ended {}{} after {} ms ({} tokens in, {} out)", run.runId(),
+        run.model(), status.name().toLowerCase(), code == null ? "" : " with " + code, latencyMs,
+        tokens.promptTokens(), tokens.completionTokens());
     supervisor.tell(
         new TurnSupervisor.RunEnded(
             runIndex,

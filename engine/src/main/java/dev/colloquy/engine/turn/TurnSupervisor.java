@@ -6,6 +6,7 @@ import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,6 +79,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private String cancelReason;
   private boolean interrupted;
   private TurnEvent pendingTerminal;
+  private boolean terminalSent;
 
   private TurnSupervisor(
       ActorContext<Command> context,
@@ -91,23 +93,27 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
+    context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
     emit(new TurnEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
     context.spawn(
-        Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
-            services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf()),
+        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
+            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
+                services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
         "retrieval");
     startGraceTimer();
     services.turns().register(context.getSelf());
   }
 
   public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<TurnEnded> session) {
-    Map<String, String> mdc =
-        Map.of("trace_id", plan.traceId(), "session_id", plan.sessionId(), "turn_id", plan.turnId());
     return Behaviors.withMdc(
         Command.class,
-        mdc,
+        logContext(plan),
         Behaviors.setup(
             context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session))));
+  }
+
+  private static Map<String, String> logContext(TurnPlan plan) {
+    return TurnLogContext.of(plan.traceId(), plan.sessionId(), plan.turnId());
   }
 
   @Override
@@ -124,9 +130,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
-        .onSignal(PostStop.class, stopped -> {
+        .onSignal(PostStop.class, signal -> {
           services.turns().unregister(getContext().getSelf());
-          return this;
+          return onStopped();
         })
         .build();
   }
@@ -180,7 +186,13 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       return finishIfAllEnded(true);
     }
     if (ended.failure() != null) {
-      getContext().getLog().warn("Retrieval failed; the turn goes on without passages", ended.failure());
+      if (services.logContent()) {
+        getContext().getLog().warn("Retrieval failed; the turn goes on without passages", ended.failure());
+      } else {
+        // The failure's message may quote the user's query.
+        getContext().getLog().warn("Retrieval failed ({}); the turn goes on without passages",
+            ended.failure().getClass().getName());
+      }
     } else {
       retrieved = ended.result();
     }
@@ -199,8 +211,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       RunSpec run = plan.runs().get(i);
       ChatModel model = services.models().find(run.model()).orElseThrow();
       ChatRequest request = new ChatRequest(run.model(), messages, passages);
-      ActorRef<Avatar.Command> avatar =
-          getContext().spawn(Avatar.create(i, run, model, request, services.llm(), getContext().getSelf()), "run-" + i);
+      ActorRef<Avatar.Command> avatar = getContext().spawn(
+          Behaviors.withMdc(Avatar.Command.class, logContext(plan),
+              Avatar.create(i, run, model, request, services.llm(), getContext().getSelf())),
+          "run-" + i);
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
@@ -275,6 +289,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     timers.cancelAll();
     avatars.values().forEach(avatar -> getContext().stop(avatar));
     avatars.clear();
+    getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.getClass().getSimpleName().toLowerCase(),
+        latencyMs);
     session.tell(ended);
     return this;
   }
@@ -315,7 +331,23 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {
     TurnFrame terminal = frame(pendingTerminal);
     subscribers.forEach(subscriber -> subscriber.tell(terminal));
+    terminalSent = true;
     return Behaviors.stopped();
+  }
+
+  /**
+   * Stopped before the session journaled the outcome (the session stopped, for instance because the
+   * journal write failed): the stream still ends, and with the code the journal will hold once the
+   * session recovers and records the turn as interrupted.
+   */
+  private Behavior<Command> onStopped() {
+    if (!terminalSent) {
+      getContext().getLog().warn("Turn stopped before its outcome was journaled; it ends as interrupted");
+      TurnFrame terminal = frame(new TurnEvent.Failed("INTERRUPTED",
+          "The turn's outcome could not be recorded; it is recorded as interrupted"));
+      subscribers.forEach(subscriber -> subscriber.tell(terminal));
+    }
+    return this;
   }
 
   private void emit(TurnEvent event, FrameMark mark) {

@@ -132,18 +132,18 @@ public final class ModelEnricher implements ChunkEnricher {
     try {
       root = JSON.readTree(withoutCodeFence(answer.strip()));
     } catch (IOException e) {
-      return rejected("answered something that is not JSON: " + abbreviate(answer));
+      return rejected("answered something that is not JSON: " + sized(answer));
     }
     JsonNode summary = root == null ? null : root.get("summary");
     JsonNode questions = root == null ? null : root.get("questions");
     if (summary == null || !summary.isTextual() || summary.asText().isBlank()
         || questions == null || !questions.isArray() || questions.size() != 3) {
-      return rejected("answered JSON without a summary and exactly 3 questions: " + abbreviate(answer));
+      return rejected("answered JSON without a summary and exactly 3 questions: " + sized(answer));
     }
     List<String> parsed = new ArrayList<>(3);
     for (JsonNode question : questions) {
       if (!question.isTextual() || question.asText().isBlank()) {
-        return rejected("answered a question that is not a non-blank string: " + abbreviate(answer));
+        return rejected("answered a question that is not a non-blank string: " + sized(answer));
       }
       parsed.add(question.asText().strip());
     }
@@ -164,7 +164,8 @@ public final class ModelEnricher implements ChunkEnricher {
     return Optional.empty();
   }
 
-  private static String abbreviate(String text) {
-    return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+  /** The answer's size only: it may quote the document, which no log line may carry. */
+  private static String sized(String text) {
+    return "(" + text.length() + " characters)";
   }
 }

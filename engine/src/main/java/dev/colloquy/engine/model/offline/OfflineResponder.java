@@ -7,6 +7,7 @@ import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.observe.TurnLogContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -44,7 +45,7 @@ public final class OfflineResponder implements ChatModel {
   @Override
   public ChatStream stream(ChatRequest request, ChatListener listener) {
     AtomicBoolean cancelled = new AtomicBoolean();
-    executor.execute(() -> emit(request, listener, cancelled));
+    executor.execute(TurnLogContext.carried(() -> emit(request, listener, cancelled)));
     return () -> cancelled.set(true);
   }
 

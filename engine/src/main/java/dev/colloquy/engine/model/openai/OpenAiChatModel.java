@@ -20,11 +20,14 @@ import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An OpenAI-compatible chat endpoint (OpenAI, Gemini's OpenAI endpoint, Ollama, vLLM, llama.cpp)
@@ -35,6 +38,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class OpenAiChatModel implements ChatModel {
 
   public static final String PROVIDER = "openai-compatible";
+
+  private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
 
   private final OpenAIClient client;
   private final Executor executor;
@@ -64,7 +69,7 @@ public final class OpenAiChatModel implements ChatModel {
   @Override
   public ChatStream stream(ChatRequest request, ChatListener listener) {
     Call call = new Call();
-    executor.execute(() -> call.run(client, params(request), request, listener));
+    executor.execute(TurnLogContext.carried(() -> call.run(client, params(request), request, listener)));
     return call::cancel;
   }
 
@@ -114,7 +119,10 @@ public final class OpenAiChatModel implements ChatModel {
         }
       } catch (RuntimeException e) {
         if (!cancelled.get()) {
-          listener.onError(translate(e, !text.isEmpty()));
+          ModelException error = translate(e, !text.isEmpty());
+          // The code and the exception's class only: an endpoint's error body may quote the prompt.
+          log.warn("The call to model {} failed with {} ({})", request.model(), error.code(), e.getClass().getName());
+          listener.onError(error);
         }
         return;
       } finally {

@@ -64,7 +64,7 @@ public final class CohereReranker implements Reranker {
     try {
       HttpResponse<String> response = call.get(settings.timeout().toNanos(), TimeUnit.NANOSECONDS);
       if (response.statusCode() / 100 != 2) {
-        return unavailable("answered HTTP " + response.statusCode() + ": " + abbreviate(response.body()));
+        return unavailable("answered HTTP " + response.statusCode() + ": " + sized(response.body()));
       }
       return scores(response.body(), documents.size());
     } catch (TimeoutException e) {
@@ -99,17 +99,17 @@ public final class CohereReranker implements Reranker {
     try {
       results = JSON.readTree(body).path("results");
     } catch (IOException e) {
-      return unavailable("answered something that is not JSON: " + abbreviate(body));
+      return unavailable("answered something that is not JSON: " + sized(body));
     }
     if (!results.isArray()) {
-      return unavailable("answered without a results array: " + abbreviate(body));
+      return unavailable("answered without a results array: " + sized(body));
     }
     List<Double> scores = new ArrayList<>(Collections.nCopies(count, UNSCORED));
     for (JsonNode result : results) {
       JsonNode index = result.path("index");
       JsonNode score = result.path("relevance_score");
       if (!index.canConvertToInt() || index.asInt() < 0 || index.asInt() >= count || !score.isNumber()) {
-        return unavailable("answered a result that names no document of " + count + " or has no score: " + abbreviate(result.toString()));
+        return unavailable("answered a result that names no document of " + count + " or has no score: " + sized(result.toString()));
       }
       scores.set(index.asInt(), score.asDouble());
     }
@@ -125,8 +125,9 @@ public final class CohereReranker implements Reranker {
     return Optional.empty();
   }
 
-  private static String abbreviate(String text) {
-    return text.length() <= 200 ? text : text.substring(0, 200) + "…";
+  /** The answer's size only: it may quote the query and passages, which no log line may carry. */
+  private static String sized(String text) {
+    return "(" + text.length() + " characters)";
   }
 
   @Override

@@ -1,0 +1,34 @@
+package dev.colloquy.engine.observe;
+
+import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.turn.TurnEnded;
+import java.time.Duration;
+
+/** The figures of one ended turn: its latency and outcome, each run's tokens, and failure codes. */
+public final class TurnMetrics {
+
+  private TurnMetrics() {}
+
+  public static void recordEnded(EngineMetrics metrics, TurnEnded ended) {
+    String outcome = switch (ended) {
+      case TurnEnded.Completed completed -> "completed";
+      case TurnEnded.Failed failed -> {
+        metrics.error("turn", failed.code());
+        yield "failed";
+      }
+      case TurnEnded.Cancelled cancelled -> "cancelled";
+    };
+    metrics.turnEnded(outcome, Duration.ofMillis(ended.outcome().latencyMs()));
+    for (RunOutcome run : ended.outcome().runs()) {
+      metrics.tokens(run.model(), run.usage().promptTokens(), run.usage().completionTokens());
+      if (run.status() == RunOutcome.Status.FAILED && run.errorCode() != null) {
+        metrics.error("run", run.errorCode());
+      }
+    }
+  }
+
+  /** A turn that never ran to its end (interrupted by a crash or a journal failure). */
+  public static void recordFailed(EngineMetrics metrics, String code) {
+    metrics.error("turn", code);
+  }
+}

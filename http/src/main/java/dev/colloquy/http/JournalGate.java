@@ -1,0 +1,34 @@
+package dev.colloquy.http;
+
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.HttpMethods;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * Refuses requests that would write to the journal while it is unreachable, at once and before any
+ * session or model is involved; reads go through (a session in memory can still answer them).
+ */
+final class JournalGate extends AllDirectives {
+
+  static final String JOURNAL_UNAVAILABLE = "JOURNAL_UNAVAILABLE";
+
+  private final BooleanSupplier journalReachable;
+
+  JournalGate(BooleanSupplier journalReachable) {
+    this.journalReachable = journalReachable;
+  }
+
+  Route writes(Supplier<Route> inner) {
+    return extractMethod(method -> {
+      boolean read = method.equals(HttpMethods.GET) || method.equals(HttpMethods.HEAD);
+      if (!read && !journalReachable.getAsBoolean()) {
+        throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, JOURNAL_UNAVAILABLE,
+            "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
+      }
+      return inner.get();
+    });
+  }
+}
