@@ -142,7 +142,9 @@ class ChatSessionTest {
     newSession("");
     open();
     var result = start("What is the refund policy?", null, List.of());
-    assertThat(result.events()).hasSize(2).first().isInstanceOf(ChatSession.SessionRenamed.class);
+    // The offline turn may finish before the test kit collects the command's events, so only the start is fixed.
+    assertThat(result.events()).extracting(Object::getClass)
+        .startsWith(ChatSession.SessionRenamed.class, ChatSession.TurnAccepted.class);
 
     List<TurnFrame> frames = read(result).untilTerminal();
     assertThat(frames).extracting(TurnFrame::id).containsExactlyElementsOf(
