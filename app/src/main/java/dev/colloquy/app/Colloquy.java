@@ -151,6 +151,11 @@ public final class Colloquy implements AutoCloseable {
     return settings;
   }
 
+  /** The database the journal lives in; benchmarks and tests look at its tables. */
+  Database database() {
+    return database;
+  }
+
   /** Stops taking requests, stops the actor system, then the database. */
   @Override
   public void close() {
