@@ -7,6 +7,7 @@ import java.util.Set;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.sharding.ShardRegion;
+import org.apache.pekko.cluster.sharding.typed.ClusterShardingQuery;
 import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 
@@ -21,8 +22,7 @@ final class LiveSessions {
   private LiveSessions() {}
 
   static Set<String> ids(ActorSystem<?> system) {
-    ShardRegion.CurrentShardRegionState state = AskPattern.<org.apache.pekko.cluster.sharding.typed.ClusterShardingQuery,
-            ShardRegion.CurrentShardRegionState>ask(
+    ShardRegion.CurrentShardRegionState state = AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
             ClusterSharding.get(system).shardState(),
             replyTo -> new GetShardRegionState(ChatSession.ENTITY_KEY, replyTo),
             TIMEOUT, system.scheduler())
