@@ -5,5 +5,6 @@ import picocli.CommandLine.Command;
 /** {@code colloquy bench}: measurements written to bench/RESULTS.md. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of the running engine; see the subcommands.",
-    subcommands = {StreamingBench.class, RetrievalBench.class})
+    subcommands = {StreamingBench.class, RetrievalBench.class, SessionHeapBench.class, RecoveryBench.class,
+        JournalBench.class})
 final class BenchCommand {}

@@ -172,9 +172,9 @@ public final class Colloquy implements AutoCloseable {
     return settings;
   }
 
-  /** The node's database, for tests that look at the read tables. */
-  javax.sql.DataSource dataSource() {
-    return database.dataSource();
+  /** The database the journal lives in; benchmarks and tests look at its tables. */
+  Database database() {
+    return database;
   }
 
   /** Stops taking requests, stops the actor system, then the database. */

@@ -39,7 +39,7 @@ class IdleCloseAcrossRestartIntegrationTest {
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
         turn = reply.json();
         lastActivity = Instant.now();
-        ReadTables tables = new ReadTables(first.dataSource());
+        ReadTables tables = new ReadTables(first.database().dataSource());
         ReadTables.await("the turn is in the read side", Duration.ofSeconds(20),
             () -> Integer.valueOf(1).equals(tables.session(sessionId).get("turn_count")));
         assertThat(api.session(sessionId).path("status").asText()).isEqualTo("open");
@@ -60,7 +60,7 @@ class IdleCloseAcrossRestartIntegrationTest {
 
         assertThat(api.session(sessionId).path("close_reason").asText()).isEqualTo("idle");
         IdleCloseAssertions.closedForIdleness(api, second, sessionId, turn);
-        assertThat(new ReadTables(second.dataSource()).session(sessionId)).containsEntry("turn_count", 1);
+        assertThat(new ReadTables(second.database().dataSource()).session(sessionId)).containsEntry("turn_count", 1);
         Api.Response refused = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Good morning"));
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.json().at("/error/code").asText()).isEqualTo("SESSION_CLOSED");

@@ -28,7 +28,7 @@ final class IdleCloseAssertions {
     assertThat(summary.path("usage_by_model").path(model).path("completion_tokens").asLong()).isEqualTo(completionTokens);
     assertThat(summary.path("duration_ms").asLong()).isPositive();
 
-    ReadTables tables = new ReadTables(colloquy.dataSource());
+    ReadTables tables = new ReadTables(colloquy.database().dataSource());
     ReadTables.await("the idle close reaches the billing records", Duration.ofSeconds(20),
         () -> tables.rows("SELECT 1 FROM billing_events WHERE session_id = ? AND kind = 'session_end'", sessionId).size() == 1);
     Map<String, Object> end = tables.rows(

@@ -23,7 +23,7 @@ class ReadSideIntegrationTest {
   static final RunningColloquy app = RunningColloquy.withDefaults();
 
   private static ReadTables tables() {
-    return new ReadTables(app.colloquy().dataSource());
+    return new ReadTables(app.colloquy().database().dataSource());
   }
 
   @Test

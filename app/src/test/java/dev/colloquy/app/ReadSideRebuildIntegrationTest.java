@@ -48,7 +48,7 @@ class ReadSideRebuildIntegrationTest {
       }
       assertThat(api.post("/v1/sessions/" + closed + "/turns", Api.turn("Three")).status()).isEqualTo(200);
       assertThat(api.post("/v1/sessions/" + closed + "/close", "{}").status()).isEqualTo(200);
-      ReadTables tables = new ReadTables(first.dataSource());
+      ReadTables tables = new ReadTables(first.database().dataSource());
       ReadTables.await("both sessions are in the read side", Duration.ofSeconds(20),
           () -> Integer.valueOf(2).equals(tables.session(kept).get("turn_count"))
               && "closed".equals(tables.session(closed).get("status"))
@@ -74,7 +74,7 @@ class ReadSideRebuildIntegrationTest {
     }
 
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      awaitSnapshot(new ReadTables(restarted.dataSource()));
+      awaitSnapshot(new ReadTables(restarted.database().dataSource()));
     }
   }
 
@@ -89,7 +89,7 @@ class ReadSideRebuildIntegrationTest {
     }
 
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      awaitSnapshot(new ReadTables(restarted.dataSource()));
+      awaitSnapshot(new ReadTables(restarted.database().dataSource()));
     }
   }
 
@@ -108,7 +108,7 @@ class ReadSideRebuildIntegrationTest {
     }
 
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      awaitSnapshot(new ReadTables(restarted.dataSource()));
+      awaitSnapshot(new ReadTables(restarted.database().dataSource()));
     }
   }
 
