@@ -69,6 +69,11 @@ public final class Database implements AutoCloseable {
               .setDataDirectory(pgData)
               .setCleanDataDirectory(false)
               .setOverrideWorkingDirectory(dataDir.resolve("postgres-runtime").toFile())
+              // The library starts PostgreSQL as a throwaway test database: no fsync, and commits
+              // acknowledged before their WAL is flushed. The journal is the source of truth, so an
+              // OS crash must not lose (or corrupt) events already confirmed to a client.
+              .setServerConfig("fsync", "on")
+              .setServerConfig("synchronous_commit", "on")
               .start();
       log.info("Started embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
       String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
