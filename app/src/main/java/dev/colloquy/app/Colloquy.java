@@ -107,7 +107,7 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
-          operations.observability(!settings.production()));
+          operations.observability(!settings.production()), () -> !turns.draining());
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(streams.track(routes.route()))

@@ -51,10 +51,15 @@ final class GracefulShutdown {
         return CompletableFuture.completedFuture(Done.getInstance());
       }
       log.info("Shutting down: no new turns; {} running get up to {} to finish", turns.count(), settings.drainTimeout());
+      long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
       return turns.drain(settings.drainTimeout(), INTERRUPT_ALLOWANCE)
           .thenCompose(interrupted -> {
-            log.info("Turns drained ({} interrupted); {} streams still writing", interrupted, streams.count());
-            return streams.whenNoneOpen(STREAM_ALLOWANCE);
+            // Streams of turns hosted on other nodes go on after this node's own turns have ended:
+            // they get what is left of the drain, and at least the time to write a last event.
+            Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+            Duration wait = left.compareTo(STREAM_ALLOWANCE) > 0 ? left : STREAM_ALLOWANCE;
+            log.info("Turns drained ({} interrupted); {} streams still open get up to {}", interrupted, streams.count(), wait);
+            return streams.whenNoneOpen(wait);
           })
           .thenApply(flushed -> Done.getInstance());
     });
@@ -62,10 +67,15 @@ final class GracefulShutdown {
 
   /**
    * {@link Colloquy#close()} (an embedding program, a test) stops at once, as it always has: turns
-   * still running are recorded as interrupted when their sessions next recover. Signals drain.
+   * still running are recorded as interrupted when their sessions next recover. So does a node the
+   * cluster has downed: its shards already run elsewhere, and draining would keep a second writer
+   * for their sessions. Signals drain.
    */
   private static boolean stoppedByClose(CoordinatedShutdown shutdown) {
-    return shutdown.getShutdownReason().map(CoordinatedShutdown.actorSystemTerminateReason()::equals).orElse(false);
+    return shutdown.getShutdownReason()
+        .map(reason -> reason.equals(CoordinatedShutdown.actorSystemTerminateReason())
+            || reason.equals(CoordinatedShutdown.clusterDowningReason()))
+        .orElse(false);
   }
 
   /** Runs every phase, the drain included, and returns once the actor system has terminated. */

@@ -3,6 +3,7 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.turn.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.persistence.LeftoverPostmaster;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +92,9 @@ class CrashRecoveryIntegrationTest {
     assertThat(rest).hasSize(1);
     assertThat(rest.getFirst().event()).isEqualTo("turn.failed");
     assertThat(rest.getFirst().text("code")).isEqualTo("INTERRUPTED");
-    assertThat(rest.getFirst().number()).isEqualTo(lastSeen + 1);
+    assertThat(rest.getFirst().number()).isEqualTo(TurnFrame.LOST_LAYOUT_TERMINAL_ID);
+    assertThat(api.joinTurnResponse(sessionId, turnId, TurnFrame.LOST_LAYOUT_TERMINAL_ID).statusCode())
+        .as("resuming after the terminal frame: nothing follows, so an EventSource stops reconnecting").isEqualTo(204);
 
     JsonNode after = api.session(sessionId);
     List<JsonNode> messages = new ArrayList<>();

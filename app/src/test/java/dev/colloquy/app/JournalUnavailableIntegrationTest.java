@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,9 +29,9 @@ class JournalUnavailableIntegrationTest {
       throws Exception {
     int port = freePort();
     EmbeddedPostgres database = postgres(port, pgDir);
-    // 60 tokens 50 ms apart: the turn is still streaming when the database goes away.
+    // 200 tokens 50 ms apart: the turn is still streaming when the database has gone and is seen gone.
     try (MockLlmServer mock = MockLlmServer.start(
-            TestColloquy.fastMock().withTokens(60).withDelays(Duration.ofMillis(20), Duration.ofMillis(50)),
+            TestColloquy.fastMock().withTokens(200).withDelays(Duration.ofMillis(20), Duration.ofMillis(50)),
             "127.0.0.1", 0);
         Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of(
             "colloquy.storage.db.url", "jdbc:postgresql://localhost:" + port + "/postgres",
@@ -45,14 +46,19 @@ class JournalUnavailableIntegrationTest {
         List<SseEvent> started = stream.readUntil(event -> event.event().equals("token"), Duration.ofSeconds(20));
         turnId = started.getFirst().text("turn_id");
         database.close();
+        Api.Response ready = awaitStatus(api, "/ready", 503, Duration.ofSeconds(5));
+        assertThat(ready.json().path("checks").path("journal").asBoolean()).isFalse();
+        // A cancel needs no journal to stop the model call that is still streaming (and costing).
+        long cancelledBefore = mock.stats().streamsCancelled();
+        Api.Response cancel = api.post("/v1/sessions/" + sessionId + "/turns/" + turnId + "/cancel", "{}");
+        assertThat(cancel.status()).as(cancel.body()).isEqualTo(202);
+        mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
         List<SseEvent> rest = stream.readToEnd(Duration.ofSeconds(30));
         terminal = rest.getLast();
       }
+      // The cancel could not be journaled either: the turn ends as interrupted, and is recorded so.
       assertThat(terminal.event()).isEqualTo("turn.failed");
       assertThat(terminal.text("code")).isEqualTo("INTERRUPTED");
-
-      Api.Response ready = awaitStatus(api, "/ready", 503, Duration.ofSeconds(5));
-      assertThat(ready.json().path("checks").path("journal").asBoolean()).isFalse();
 
       long requestsBefore = mock.stats().requests();
       long started = System.nanoTime();

@@ -3,6 +3,7 @@ package dev.colloquy.http;
 import java.util.HexFormat;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.ExceptionHandler;
@@ -34,14 +35,16 @@ public final class ApiRoutes extends AllDirectives {
   private final Observability observability;
   private final MetricsRoutes metrics;
   private final JournalGate journalGate;
+  private final ShutdownGate shutdownGate;
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       Route knowledge) {
-    this(sessions, sessionList, journal, health, knowledge, Observability.none());
+    this(sessions, sessionList, journal, health, knowledge, Observability.none(), () -> true);
   }
 
+  /** {@code acceptingTurns} turns false when the node begins to shut down. */
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge, Observability observability) {
+      Route knowledge, Observability observability, BooleanSupplier acceptingTurns) {
     this.sessions = sessions;
     this.sessionList = sessionList;
     this.journal = journal;
@@ -50,6 +53,7 @@ public final class ApiRoutes extends AllDirectives {
     this.observability = observability;
     this.metrics = new MetricsRoutes(observability.scrape());
     this.journalGate = new JournalGate(observability.journalReachable());
+    this.shutdownGate = new ShutdownGate(acceptingTurns);
   }
 
   public Route route() {
@@ -59,7 +63,7 @@ public final class ApiRoutes extends AllDirectives {
           () -> handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
               concat(health.route(), metrics.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
                   pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-                      () -> journalGate.writes(() -> sessions.route(traceId)))))));
+                      () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessions.route(traceId))))))));
     });
   }
 

@@ -16,6 +16,8 @@ public final class Errors {
 
   /** Seconds a client refused with 429 is told to wait before it tries again. */
   static final String RETRY_AFTER_SECONDS = "1";
+  /** Seconds a client refused with 503 (journal down, node shutting down) is told to wait. */
+  static final String UNAVAILABLE_RETRY_AFTER_SECONDS = "5";
 
   public static HttpResponse response(StatusCode status, String code, String message, String traceId) {
     ObjectNode body = Json.MAPPER.createObjectNode();
@@ -26,9 +28,13 @@ public final class Errors {
     HttpResponse response = HttpResponse.create()
         .withStatus(status)
         .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString()));
-    return status.equals(StatusCodes.TOO_MANY_REQUESTS)
-        ? response.addHeader(RawHeader.create("Retry-After", RETRY_AFTER_SECONDS))
-        : response;
+    if (status.equals(StatusCodes.TOO_MANY_REQUESTS)) {
+      return response.addHeader(RawHeader.create("Retry-After", RETRY_AFTER_SECONDS));
+    }
+    if (status.equals(StatusCodes.SERVICE_UNAVAILABLE)) {
+      return response.addHeader(RawHeader.create("Retry-After", UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
+    return response;
   }
 
   static HttpResponse of(ApiException e, String traceId) {

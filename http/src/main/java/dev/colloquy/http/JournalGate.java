@@ -9,7 +9,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * Refuses requests that would write to the journal while it is unreachable, at once and before any
- * session or model is involved; reads go through (a session in memory can still answer them).
+ * session or model is involved; reads go through (a session in memory can still answer them), and
+ * so does a cancel.
  */
 final class JournalGate extends AllDirectives {
 
@@ -22,9 +23,12 @@ final class JournalGate extends AllDirectives {
   }
 
   Route writes(Supplier<Route> inner) {
-    return extractMethod(method -> {
-      boolean read = method.equals(HttpMethods.GET) || method.equals(HttpMethods.HEAD);
-      if (!read && !journalReachable.getAsBoolean()) {
+    return extractRequest(request -> {
+      boolean read = request.method().equals(HttpMethods.GET) || request.method().equals(HttpMethods.HEAD);
+      // A cancel stops a model call that is still streaming (and costing) whether or not the
+      // journal can record it; the turn then ends as interrupted.
+      boolean cancel = request.getUri().path().endsWith("/cancel");
+      if (!read && !cancel && !journalReachable.getAsBoolean()) {
         throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, JOURNAL_UNAVAILABLE,
             "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
       }

@@ -298,6 +298,40 @@ class SessionRoutesTest {
   }
 
   @Test
+  void aNodeShuttingDownRefusesNewTurnsForAnySessionButStillServesJoinsAndCancels() throws Exception {
+    String sessionId = openSession();
+    HttpResponse<String> started = send("POST", "/v1/sessions/" + sessionId + "/turns", "{\"message\":\"hi\"}");
+    assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+    String turnId = Json.MAPPER.readTree(started.body()).path("turn_id").asText();
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.load());
+    ApiRoutes routes = new ApiRoutes(
+        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
+        new SessionListRoutes(SessionRoutesTest::listing),
+        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
+        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
+        Observability.none(), () -> false);
+    ServerBinding draining = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    String base = "http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions/" + sessionId + "/turns";
+    try {
+      HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(base))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"one more\"}")).build(), HttpResponse.BodyHandlers.ofString());
+      assertError(refused, 503, "SHUTTING_DOWN");
+      assertThat(refused.headers().firstValue("Retry-After")).contains("5");
+      HttpResponse<String> joined = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/events"))
+          .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(joined.statusCode()).isEqualTo(200);
+      assertThat(joined.body()).contains("event: turn.completed");
+      HttpResponse<String> cancel = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/cancel"))
+          .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+      assertError(cancel, 409, "TURN_ENDED");
+    } finally {
+      draining.unbind();
+    }
+  }
+
+  @Test
   void aBodyBeyondTheServersLimitIsTooLarge() throws Exception {
     String huge = "{\"message\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}";
     HttpResponse<String> response = send("POST", "/v1/sessions/" + openSession() + "/turns", huge);

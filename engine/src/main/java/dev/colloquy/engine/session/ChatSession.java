@@ -205,6 +205,8 @@ public final class ChatSession
   private final Map<String, List<Waiter>> waiting = new HashMap<>();
   /** A close or delete waits for the running turn to be cancelled; no queued turn starts meanwhile. */
   private boolean closing;
+  /** Set from recovery until the turns a crash left pending are journaled as interrupted; commands wait. */
+  private boolean failingInterruptedTurns;
   /** Whether this incarnation recovered, so that leaving memory is counted only after coming in. */
   private boolean loaded;
 
@@ -264,6 +266,7 @@ public final class ChatSession
           loaded = true;
           services.metrics().sessionLoaded();
           if (!state.pendingTurns().isEmpty()) {
+            failingInterruptedTurns = true;
             context.getSelf().tell(new FailInterruptedTurns());
           }
           schedulePassivation();
@@ -287,6 +290,11 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
+    if (failingInterruptedTurns && !(command instanceof FailInterruptedTurns)) {
+      // The turns a crash cut short are still pending until they are journaled as interrupted;
+      // a command seeing them now would, say, refuse a new turn as if the dead one were running.
+      return Effect().stash();
+    }
     if (!(command instanceof PassivateIfIdle)) {
       schedulePassivation();
     }
@@ -491,6 +499,11 @@ public final class ChatSession
   }
 
   /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
+  private SessionClosed idleClosed(SessionState state) {
+    Instant closedAt = state.idleDeadline(services.session().idleTimeout());
+    return new SessionClosed(IDLE_REASON, state.summarize(closedAt), closedAt);
+  }
+
   private ReplyEffect<Event, SessionState> onCloseIfIdle(SessionState state, CloseIfIdle idle) {
     Instant now = Instant.now();
     if (!supervisors.isEmpty() || !state.idleAt(now, services.session().idleTimeout())) {
@@ -498,7 +511,7 @@ public final class ChatSession
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(new SessionClosed(IDLE_REASON, state.summarize(now), now))
+        .persist(idleClosed(state))
         .thenRun(closed -> {
           journaled(persisting);
           services.metrics().sessionClosed(IDLE_REASON);
@@ -623,11 +636,18 @@ public final class ChatSession
       if (!supervisors.containsKey(turn.turnId())) {
         events.add(new TurnFailed(turn.turnId(), INTERRUPTED,
             "The server stopped while this turn was running", TurnOutcome.nothing(), now));
-        TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
       }
     }
     List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
-    return Effect().persist(events).thenRun(after -> notifyWaiting(after, interrupted)).thenNoReply();
+    return Effect()
+        .persist(events)
+        .thenRun(after -> {
+          failingInterruptedTurns = false;
+          events.forEach(event -> TurnMetrics.recordFailed(services.metrics(), INTERRUPTED));
+          notifyWaiting(after, interrupted);
+        })
+        .thenNoReply()
+        .thenUnstashAll();
   }
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {

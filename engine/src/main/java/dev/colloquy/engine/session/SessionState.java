@@ -125,7 +125,15 @@ public record SessionState(
 
   /** Idle at {@code now}: open, no turn running or waiting, and nothing happened for {@code timeout}. */
   public boolean idleAt(Instant now, Duration timeout) {
-    return open() && pendingTurns().isEmpty() && !lastActivity().plus(timeout).isAfter(now);
+    return open() && pendingTurns().isEmpty() && !idleDeadline(timeout).isAfter(now);
+  }
+
+  /**
+   * When an idle session closes: its last activity plus the timeout. Not when the reaper noticed,
+   * which depends on its check interval and on whether the server was running, and must not be billed.
+   */
+  public Instant idleDeadline(Duration timeout) {
+    return lastActivity().plus(timeout);
   }
 
   public SessionSummary summarize(Instant closedAt) {

@@ -33,11 +33,11 @@ final class TurnReplay {
 
   /**
    * A turn cut short by a crash left no frame layout, yet its client may have seen frames up to any
-   * id: its terminal frame then takes the id after the client's, so ids still only increase.
+   * id: its only frame, the terminal one, then takes the reserved {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}.
    */
   private static long firstId(TurnRecord turn, int eventCount, long afterId) {
     boolean layoutKnown = !turn.outcome().frames().isEmpty();
-    return layoutKnown || afterId < 1 ? 1 : afterId + 2 - eventCount;
+    return layoutKnown ? 1 : TurnFrame.LOST_LAYOUT_TERMINAL_ID + 1 - eventCount;
   }
 
   private static List<TurnEvent> events(TurnRecord turn) {

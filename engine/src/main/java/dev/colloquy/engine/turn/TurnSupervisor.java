@@ -343,8 +343,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private Behavior<Command> onStopped() {
     if (!terminalSent) {
       getContext().getLog().warn("Turn stopped before its outcome was journaled; it ends as interrupted");
-      TurnFrame terminal = frame(new TurnEvent.Failed("INTERRUPTED",
-          "The turn's outcome could not be recorded; it is recorded as interrupted"));
+      // The journal will record this turn without its frames, so its replay ends at the reserved id;
+      // the live stream ends there too, and a client resuming after it gets nothing twice.
+      TurnFrame terminal = new TurnFrame(TurnFrame.LOST_LAYOUT_TERMINAL_ID, plan.sessionId(), plan.turnId(),
+          plan.traceId(), new TurnEvent.Failed("INTERRUPTED",
+              "The turn's outcome could not be recorded; it is recorded as interrupted"));
       subscribers.forEach(subscriber -> subscriber.tell(terminal));
     }
     return this;

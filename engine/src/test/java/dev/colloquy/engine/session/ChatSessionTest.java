@@ -456,8 +456,29 @@ class ChatSessionTest {
     TurnRecord turn = session.getState().turn(turnId).orElseThrow();
     assertThat(turn.endCode()).isEqualTo(ChatSession.INTERRUPTED);
     TurnFrame terminal = join(turnId, 7).next();
-    assertThat(terminal.id()).isEqualTo(8);
+    assertThat(terminal.id()).isEqualTo(TurnFrame.LOST_LAYOUT_TERMINAL_ID);
     assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
     assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);
+    var afterTheEnd = session.<ChatSession.Reply>runCommand(r ->
+        new ChatSession.JoinTurn(turnId, TurnFrame.LOST_LAYOUT_TERMINAL_ID, r)).reply();
+    assertThat(((ChatSession.TurnReply) afterTheEnd).nothingFollows())
+        .as("a client resuming after the terminal frame is told nothing follows, so it stops reconnecting").isTrue();
+  }
+
+  @Test
+  void aNewTurnRightAfterACrashIsNotRefusedBecauseOfTheTurnTheCrashCutShort() {
+    newSession("");
+    open();
+    var started = start("slow", null, List.of("slow"));
+    read(started).next();
+    String cut = turnId(started);
+    session.restart();
+
+    var next = start("hello again", null, List.of());
+
+    assertThat(next.reply()).isInstanceOf(ChatSession.TurnReply.class);
+    assertThat(turnId(next)).isNotEqualTo(cut);
+    assertThat(read(next).untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+    assertThat(session.getState().turn(cut).orElseThrow().endCode()).isEqualTo(ChatSession.INTERRUPTED);
   }
 }

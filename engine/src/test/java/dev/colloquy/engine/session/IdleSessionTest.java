@@ -102,6 +102,8 @@ class IdleSessionTest {
     ChatSession.SessionClosed event = (ChatSession.SessionClosed) closed.events().getFirst();
     assertThat(event.reason()).isEqualTo("idle");
     assertThat(event.summary().turns()).isZero();
+    assertThat(event.summary().durationMs()).as("billed up to the idle deadline, not to when the reaper came").isEqualTo(1);
+    assertThat(event.at()).isEqualTo(event.summary().openedAt().plusMillis(1));
     assertThat(closed.state().status()).isEqualTo(SessionStatus.CLOSED);
     var again = idle.<ChatSession.Reply>runCommand(ChatSession.CloseIfIdle::new);
     assertThat(again.events()).isEmpty();
