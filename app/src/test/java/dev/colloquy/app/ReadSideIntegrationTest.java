@@ -123,6 +123,30 @@ class ReadSideIntegrationTest {
     assertThat(tables.rows("SELECT 1 FROM messages WHERE session_id = ?", sessionId)).isEmpty();
     assertThat(tables.session(sessionId).get("title")).isNull();
     assertThat(listedIds(api, "/v1/sessions?limit=100")).doesNotContain(sessionId);
+    Map<String, Object> end = tables.rows(
+        "SELECT * FROM billing_events WHERE session_id = ? AND kind = 'session_end'", sessionId).getFirst();
+    assertThat(end).containsEntry("reason", "deleted").containsEntry("turns", 1)
+        .containsEntry("completion_tokens", tables.session(sessionId).get("completion_tokens"));
+    ReadTables.await("the journal is purged once the deletion is projected", PROJECTION_LAG,
+        () -> tables.rows("SELECT 1 FROM event_journal WHERE persistence_id = ?", "ChatSession|" + sessionId).size() == 1);
+  }
+
+  @Test
+  void aSessionDeletedRightAfterItsTurnIsStillBilled() throws Exception {
+    Api api = app.api();
+    String sessionId = api.openSession();
+    Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Quick one"));
+    assertThat(turn.status()).isEqualTo(200);
+
+    assertThat(api.send("DELETE", "/v1/sessions/" + sessionId, null).status()).isEqualTo(204);
+
+    ReadTables tables = tables();
+    ReadTables.await("the deleted session's billing records", PROJECTION_LAG,
+        () -> tables.rows("SELECT 1 FROM billing_events WHERE session_id = ?", sessionId).size() == 2);
+    Map<String, Object> end = tables.rows(
+        "SELECT * FROM billing_events WHERE session_id = ? AND kind = 'session_end'", sessionId).getFirst();
+    assertThat(end).containsEntry("reason", "deleted").containsEntry("turns", 1)
+        .containsEntry("completion_tokens", turn.json().path("usage").path("completion_tokens").asLong());
   }
 
   @Test

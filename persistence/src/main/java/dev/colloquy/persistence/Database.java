@@ -54,7 +54,8 @@ public final class Database implements AutoCloseable {
   }
 
   private static Database external(DatabaseSettings settings) {
-    log.info("Using external PostgreSQL at {}", settings.url());
+    // A JDBC URL may carry a password among its parameters: only what comes before them is logged.
+    log.info("Using external PostgreSQL at {}", settings.url().split("\\?", 2)[0]);
     return new Database(settings, null, null);
   }
 

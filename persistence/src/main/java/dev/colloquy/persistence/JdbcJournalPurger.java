@@ -3,10 +3,13 @@ package dev.colloquy.persistence;
 import dev.colloquy.engine.session.JournalPurger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,11 +17,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Deletes a deleted session's events before its deletion marker, and its snapshots, in one
  * transaction. Only a prefix goes: the marker stays, so the id is never reused and no gap opens in
- * the middle of the journal (pekko-persistence-jdbc #516).
+ * the middle of the journal (pekko-persistence-jdbc #516). It waits until the read side has
+ * projected the deletion (so every event before it): a session used and deleted within the
+ * projection's lag would otherwise never reach the billing records.
  */
 public final class JdbcJournalPurger implements JournalPurger {
 
   private static final Logger log = LoggerFactory.getLogger(JdbcJournalPurger.class);
+  private static final Duration PROJECTED_WAIT = Duration.ofMinutes(2);
+  private static final Duration PROJECTED_POLL = Duration.ofMillis(250);
 
   private final DataSource dataSource;
   private final Executor executor;
@@ -39,6 +46,7 @@ public final class JdbcJournalPurger implements JournalPurger {
   }
 
   private void purgeNow(String persistenceId, long beforeSequenceNr) {
+    awaitProjected(persistenceId.substring(persistenceId.indexOf('|') + 1));
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (PreparedStatement events = connection.prepareStatement(
@@ -56,6 +64,32 @@ public final class JdbcJournalPurger implements JournalPurger {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot purge the journal of " + persistenceId, e);
+    }
+  }
+
+  /** Waits until the read side shows the session deleted, or gives up after a while and purges anyway. */
+  private void awaitProjected(String sessionId) {
+    long deadline = System.nanoTime() + PROJECTED_WAIT.toNanos();
+    while (!projectedAsDeleted(sessionId)) {
+      if (System.nanoTime() > deadline) {
+        log.warn("The read side has not projected the deletion of session {} after {}; purging its journal anyway",
+            sessionId, PROJECTED_WAIT);
+        return;
+      }
+      LockSupport.parkNanos(PROJECTED_POLL.toNanos());
+    }
+  }
+
+  private boolean projectedAsDeleted(String sessionId) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement status = connection.prepareStatement("SELECT status FROM sessions WHERE session_id = ?")) {
+      status.setString(1, sessionId);
+      try (ResultSet row = status.executeQuery()) {
+        return row.next() && "deleted".equals(row.getString(1));
+      }
+    } catch (SQLException e) {
+      log.warn("Cannot read whether session {} is projected as deleted: {}", sessionId, e.getClass().getSimpleName());
+      return false;
     }
   }
 }

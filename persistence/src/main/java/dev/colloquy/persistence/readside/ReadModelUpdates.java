@@ -40,7 +40,7 @@ final class ReadModelUpdates {
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
       case ChatSession.SessionClosed e -> closed(e);
-      case ChatSession.SessionDeleted e -> deleted();
+      case ChatSession.SessionDeleted e -> deleted(e);
     }
   }
 
@@ -108,9 +108,22 @@ final class ReadModelUpdates {
 
   /**
    * A deleted session keeps a row marked deleted, without its title, so that it is not listed;
-   * its messages and usage go. Billing records stay: what was used was used.
+   * its messages and usage go. Billing records stay: what was used was used. A session deleted while
+   * open gets its {@code session_end} now, with reason {@code deleted} and the totals it had.
    */
-  private void deleted() throws SQLException {
+  private void deleted(ChatSession.SessionDeleted e) throws SQLException {
+    execute("""
+        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, prompt_tokens,
+          completion_tokens, cost_usd, duration_ms, usage_by_model)
+        SELECT s.session_id, 'session_end', s.tenant_id, ?, 'deleted', s.turn_count, s.prompt_tokens,
+          s.completion_tokens, s.cost_usd,
+          CAST(EXTRACT(EPOCH FROM (CAST(? AS TIMESTAMPTZ) - s.created_at)) * 1000 AS BIGINT),
+          COALESCE((SELECT jsonb_object_agg(u.provider || '/' || u.model, jsonb_build_object('prompt_tokens',
+            u.prompt_tokens, 'completion_tokens', u.completion_tokens, 'cost_usd', u.cost_usd))
+            FROM session_usage u WHERE u.session_id = s.session_id), '{}'::jsonb)
+        FROM sessions s WHERE s.session_id = ? AND s.status = 'open'
+        ON CONFLICT (session_id, kind) DO NOTHING""",
+        time(e.at()), time(e.at()), sessionId);
     execute("DELETE FROM messages WHERE session_id = ?", sessionId);
     execute("DELETE FROM session_usage WHERE session_id = ?", sessionId);
     execute("UPDATE sessions SET status = 'deleted', title = NULL WHERE session_id = ?", sessionId);

@@ -30,6 +30,12 @@ public final class ReadSide {
   public static final String PROJECTION_NAME = "sessions";
 
   static final List<String> TABLES = List.of("sessions", "session_usage", "messages", "billing_events");
+  /**
+   * What a rebuild drops and refills from the journal. Billing records are kept (and refilled only
+   * where missing, since they are keyed): a deleted session's journal is purged, so its records could
+   * not be derived again.
+   */
+  static final List<String> DERIVED_TABLES = List.of("sessions", "session_usage", "messages");
 
   static final String TABLES_SCRIPT = "db/read-side/tables.sql";
 
@@ -51,7 +57,7 @@ public final class ReadSide {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
-        for (String table : TABLES) {
+        for (String table : DERIVED_TABLES) {
           statement.execute("DROP TABLE IF EXISTS " + table);
         }
         statement.execute(tablesScript());
