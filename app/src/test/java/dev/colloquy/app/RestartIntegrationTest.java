@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.turn.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -133,7 +134,7 @@ class RestartIntegrationTest {
       assertThat(rest).hasSize(1);
       assertThat(rest.getFirst().event()).isEqualTo("turn.failed");
       assertThat(rest.getFirst().text("code")).isEqualTo("INTERRUPTED");
-      assertThat(rest.getFirst().number()).isEqualTo(interruptedLastSeen + 1);
+      assertThat(rest.getFirst().number()).isEqualTo(TurnFrame.LOST_LAYOUT_TERMINAL_ID);
       Api.Response next = api.post("/v1/sessions/" + interruptedSessionId + "/turns", Api.turn("Are you back?"));
       assertThat(next.status()).as(next.body()).isEqualTo(200);
       JsonNode messages = api.session(interruptedSessionId).path("messages");
