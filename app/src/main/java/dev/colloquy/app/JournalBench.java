@@ -1,7 +1,7 @@
 package dev.colloquy.app;
 
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.engine.turn.RunSpec;
+import dev.colloquy.engine.domain.RunSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

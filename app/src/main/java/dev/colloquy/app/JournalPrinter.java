@@ -3,7 +3,7 @@ package dev.colloquy.app;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.JournalEntry;
 import java.io.PrintWriter;

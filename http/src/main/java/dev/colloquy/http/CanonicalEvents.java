@@ -2,11 +2,11 @@ package dev.colloquy.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.colloquy.engine.turn.Citation;
-import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.turn.TurnEvent;
 import dev.colloquy.engine.turn.TurnFrame;
-import dev.colloquy.engine.turn.Usage;
+import dev.colloquy.engine.domain.Usage;
 import java.util.List;
 
 /** The canonical SSE events of API.md: a name and a one-line JSON object per turn frame. */

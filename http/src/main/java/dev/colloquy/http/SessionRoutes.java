@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.engine.session.SessionSummary;
+import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.session.SessionView;
 import dev.colloquy.engine.turn.TurnEvent;
 import dev.colloquy.engine.turn.TurnFrame;

@@ -1,6 +1,6 @@
 package dev.colloquy.engine.observe;
 
-import dev.colloquy.engine.turn.RunOutcome;
+import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.turn.TurnEnded;
 import java.time.Duration;
 

@@ -2,7 +2,9 @@ package dev.colloquy.engine.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.CborSerializable;
-import dev.colloquy.engine.turn.Citation;
+import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.SessionStatus;
+import dev.colloquy.engine.domain.SessionSummary;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,8 +1,9 @@
 package dev.colloquy.engine.session;
 
 import dev.colloquy.engine.CborSerializable;
-import dev.colloquy.engine.turn.RunSpec;
-import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnStatus;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,11 +1,11 @@
 package dev.colloquy.engine.session;
 
-import dev.colloquy.engine.turn.FrameMark;
-import dev.colloquy.engine.turn.RunOutcome;
-import dev.colloquy.engine.turn.RunSpec;
+import dev.colloquy.engine.domain.FrameMark;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.turn.TurnEvent;
 import dev.colloquy.engine.turn.TurnFrame;
-import dev.colloquy.engine.turn.TurnOutcome;
+import dev.colloquy.engine.domain.TurnOutcome;
 import java.util.ArrayList;
 import java.util.List;
 

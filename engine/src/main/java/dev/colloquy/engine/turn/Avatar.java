@@ -1,6 +1,9 @@
 package dev.colloquy.engine.turn;
 
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatListener;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;

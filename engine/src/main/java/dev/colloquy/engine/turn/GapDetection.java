@@ -1,5 +1,6 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.engine.domain.TurnOutcome;
+
 /**
  * What a turn supervisor reports to its session when the turn is over and must be journaled. The
  * terminal frame goes to the subscribers only once the session has persisted it.

@@ -3,6 +3,10 @@ package dev.colloquy.engine.turn;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.Usage;
 import java.util.List;
 
 /**

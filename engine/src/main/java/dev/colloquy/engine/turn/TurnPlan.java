@@ -1,5 +1,6 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.model.ChatMessage;
 import java.util.List;
 

@@ -1,12 +1,19 @@
 package dev.colloquy.engine.turn;
 
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.domain.FrameMark;
+import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
-import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.observe.TurnLogContext;
+import dev.colloquy.engine.session.ChatSession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

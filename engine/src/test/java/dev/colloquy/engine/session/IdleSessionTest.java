@@ -1,13 +1,15 @@
 package dev.colloquy.engine.session;
 
+import dev.colloquy.engine.domain.SessionStatus;
+import dev.colloquy.engine.domain.SessionSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
-import dev.colloquy.engine.turn.RunOutcome;
-import dev.colloquy.engine.turn.RunSpec;
-import dev.colloquy.engine.turn.TurnOutcome;
-import dev.colloquy.engine.turn.Usage;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.colloquy.engine.session;
 
+import dev.colloquy.engine.domain.SessionStatus;
+import dev.colloquy.engine.domain.TurnStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

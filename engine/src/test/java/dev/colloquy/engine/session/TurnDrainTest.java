@@ -1,5 +1,6 @@
 package dev.colloquy.engine.session;
 
+import dev.colloquy.engine.domain.TurnStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,7 +1,6 @@
-package dev.colloquy.engine.session;
+package dev.colloquy.engine.domain;
 
 import dev.colloquy.engine.CborSerializable;
-import dev.colloquy.engine.turn.Usage;
 import java.time.Instant;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.colloquy.engine.turn;
+package dev.colloquy.engine.domain;
 
 import dev.colloquy.engine.CborSerializable;
 
