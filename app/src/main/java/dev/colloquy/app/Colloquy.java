@@ -5,13 +5,13 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
-import dev.colloquy.engine.turn.RunningTurns;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
@@ -91,8 +91,8 @@ public final class Colloquy implements AutoCloseable {
           JournalConfig.forDatabase(database.connection())
               .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
       joinCluster(system);
-      RunningTurns turns = new RunningTurns();
-      OpenStreams streams = new OpenStreams();
+      InFlight turns = new InFlight();
+      InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production());
@@ -110,7 +110,7 @@ public final class Colloquy implements AutoCloseable {
           operations.observability(!settings.production()), () -> !turns.draining());
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(streams.track(routes.route()))
+          .bind(new OpenStreams(streams).track(routes.route()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);

@@ -3,8 +3,7 @@ package dev.colloquy.app;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ShutdownSettings;
-import dev.colloquy.engine.turn.RunningTurns;
-import dev.colloquy.http.OpenStreams;
+import dev.colloquy.engine.InFlight;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +43,7 @@ final class GracefulShutdown {
         "pekko.coordinated-shutdown.phases." + DRAIN_PHASE + ".timeout", phase.toMillis() + "ms"));
   }
 
-  static void register(ActorSystem<?> system, RunningTurns turns, OpenStreams streams, ShutdownSettings settings) {
+  static void register(ActorSystem<?> system, InFlight turns, InFlight streams, ShutdownSettings settings) {
     CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
     shutdown.addTask(DRAIN_PHASE, "drain-turns", () -> {
       if (stoppedByClose(shutdown)) {
@@ -59,7 +58,7 @@ final class GracefulShutdown {
             Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
             Duration wait = left.compareTo(STREAM_ALLOWANCE) > 0 ? left : STREAM_ALLOWANCE;
             log.info("Turns drained ({} interrupted); {} streams still open get up to {}", interrupted, streams.count(), wait);
-            return streams.whenNoneOpen(wait);
+            return streams.whenNoneRunning(wait);
           })
           .thenApply(flushed -> Done.getInstance());
     });

@@ -167,9 +167,9 @@ final class RecoveryBench implements Callable<Integer> {
 
   private static long timeRecovery(Colloquy colloquy, String sessionId) {
     long started = System.nanoTime();
-    ChatSession.Reply reply = ClusterSharding.get(colloquy.system())
+    ChatSession.SessionAnswer reply = ClusterSharding.get(colloquy.system())
         .entityRefFor(ChatSession.ENTITY_KEY, sessionId)
-        .<ChatSession.Reply>ask(ChatSession.Get::new, ASK_TIMEOUT)
+        .<ChatSession.SessionAnswer>ask(ChatSession.Get::new, ASK_TIMEOUT)
         .toCompletableFuture().join();
     long took = (System.nanoTime() - started) / 1000;
     if (!(reply instanceof ChatSession.SessionReply)) {

@@ -124,9 +124,9 @@ final class SessionHeapBench implements Callable<Integer> {
   /** Opens a session as {@code POST /v1/sessions} does, through cluster sharding, without the HTTP round trip. */
   private static String open(Colloquy colloquy) {
     String sessionId = UUID.randomUUID().toString();
-    ChatSession.Reply reply = ClusterSharding.get(colloquy.system())
+    ChatSession.SessionAnswer reply = ClusterSharding.get(colloquy.system())
         .entityRefFor(ChatSession.ENTITY_KEY, sessionId)
-        .<ChatSession.Reply>ask(replyTo -> new ChatSession.Open(SessionRoutes.DEFAULT_TENANT, null,
+        .<ChatSession.SessionAnswer>ask(replyTo -> new ChatSession.Open(SessionRoutes.DEFAULT_TENANT, null,
             JsonNodeFactory.instance.objectNode(), replyTo), OPEN_TIMEOUT)
         .toCompletableFuture().join();
     if (!(reply instanceof ChatSession.SessionReply)) {

@@ -3,7 +3,7 @@ package dev.colloquy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.persistence.LeftoverPostmaster;
 import java.nio.charset.StandardCharsets;

@@ -5,12 +5,10 @@ import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
-import dev.colloquy.engine.session.JournalPurger;
-import dev.colloquy.engine.turn.RunningTurns;
 
 /**
  * What the engine's actors need from the outside world; the app decides which implementations run.
- * {@code logContent} is false in production: no message content may reach a log line.
+ * {@code turns} are the turns running on this node. {@code logContent} is false in production: no message content may reach a log line.
  */
 public record EngineServices(
     SessionSettings session,
@@ -18,13 +16,13 @@ public record EngineServices(
     ModelCatalog models,
     KnowledgeBase knowledge,
     JournalPurger purger,
-    RunningTurns turns,
+    InFlight turns,
     EngineMetrics metrics,
     boolean logContent) {
 
   /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */
   public EngineServices(
       SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
-    this(session, llm, models, knowledge, purger, new RunningTurns(), EngineMetrics.NONE, true);
+    this(session, llm, models, knowledge, purger, new InFlight(), EngineMetrics.NONE, true);
   }
 }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.RunOutcome;
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.Usage;
 import java.util.List;
 
@@ -14,17 +15,17 @@ public final class CanonicalEvents {
 
   private CanonicalEvents() {}
 
-  public static String name(TurnEvent event) {
+  public static String name(StreamEvent event) {
     return switch (event) {
-      case TurnEvent.Started e -> "turn.started";
-      case TurnEvent.Retrieved e -> "retrieval";
-      case TurnEvent.Token e -> "token";
-      case TurnEvent.GapFound e -> "gap";
-      case TurnEvent.RunCompleted e -> "run.completed";
-      case TurnEvent.RunFailed e -> "run.failed";
-      case TurnEvent.Completed e -> "turn.completed";
-      case TurnEvent.Failed e -> "turn.failed";
-      case TurnEvent.Cancelled e -> "turn.cancelled";
+      case StreamEvent.Started e -> "turn.started";
+      case StreamEvent.Retrieved e -> "retrieval";
+      case StreamEvent.Token e -> "token";
+      case StreamEvent.GapFound e -> "gap";
+      case StreamEvent.RunCompleted e -> "run.completed";
+      case StreamEvent.RunFailed e -> "run.failed";
+      case TurnEnding.Completed e -> "turn.completed";
+      case TurnEnding.Failed e -> "turn.failed";
+      case TurnEnding.Cancelled e -> "turn.cancelled";
     };
   }
 
@@ -34,21 +35,21 @@ public final class CanonicalEvents {
     data.put("turn_id", frame.turnId());
     data.put("trace_id", frame.traceId());
     switch (frame.event()) {
-      case TurnEvent.Started e -> strings(data.putArray("run_ids"), e.runIds());
-      case TurnEvent.Retrieved e -> {
+      case StreamEvent.Started e -> strings(data.putArray("run_ids"), e.runIds());
+      case StreamEvent.Retrieved e -> {
         citations(data.putArray("citations"), e.citations());
         data.put("confidence", e.confidence());
       }
-      case TurnEvent.Token e -> data.put("text", e.text()).put("run_id", e.runId());
-      case TurnEvent.GapFound e -> data.put("attribute", e.gap().attribute()).put("suggestion", e.gap().suggestion());
-      case TurnEvent.RunCompleted e -> run(data, e.run());
-      case TurnEvent.RunFailed e -> data.put("run_id", e.runId()).put("code", e.code()).put("message", e.message());
-      case TurnEvent.Completed e -> {
+      case StreamEvent.Token e -> data.put("text", e.text()).put("run_id", e.runId());
+      case StreamEvent.GapFound e -> data.put("attribute", e.gap().attribute()).put("suggestion", e.gap().suggestion());
+      case StreamEvent.RunCompleted e -> run(data, e.run());
+      case StreamEvent.RunFailed e -> data.put("run_id", e.runId()).put("code", e.code()).put("message", e.message());
+      case TurnEnding.Completed e -> {
         data.put("message_id", e.messageId()).put("text", e.text()).put("latency_ms", e.latencyMs());
         usage(data.putObject("usage"), e.usage());
       }
-      case TurnEvent.Failed e -> data.put("code", e.code()).put("message", e.message());
-      case TurnEvent.Cancelled e -> data.put("reason", e.reason());
+      case TurnEnding.Failed e -> data.put("code", e.code()).put("message", e.message());
+      case TurnEnding.Cancelled e -> data.put("reason", e.reason());
     }
     return data;
   }

@@ -1,7 +1,8 @@
 package dev.colloquy.http;
 
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.NotUsed;
@@ -22,7 +23,7 @@ final class MeteredFrames {
             if (firstFrame.getAndSet(false)) {
               metrics.firstFrame(since(requestNanos));
             }
-            if (frame.event() instanceof TurnEvent.Token && firstToken.getAndSet(false)) {
+            if (frame.event() instanceof StreamEvent.Token && firstToken.getAndSet(false)) {
               metrics.firstToken(since(requestNanos));
             }
             return frame;

@@ -28,9 +28,10 @@ public final class SessionGateway {
     return system;
   }
 
-  CompletionStage<ChatSession.Reply> ask(String sessionId, Function<ActorRef<ChatSession.Reply>, ChatSession.Command> command) {
+  /** {@code R} is the reply type the command names (ChatSession.SessionAnswer, TurnAnswer, DeleteAnswer). */
+  <R> CompletionStage<R> ask(String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
     EntityRef<ChatSession.Command> session = sharding.entityRefFor(ChatSession.ENTITY_KEY, sessionId);
-    return session.<ChatSession.Reply>ask(command::apply, askTimeout)
+    return session.<R>ask(command::apply, askTimeout)
         .exceptionally(error -> {
           throw unavailable(error);
         });

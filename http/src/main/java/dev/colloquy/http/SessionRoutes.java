@@ -6,8 +6,9 @@ import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.session.SessionView;
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -95,12 +96,13 @@ public final class SessionRoutes extends AllDirectives {
   private CompletionStage<SessionView> open(String body) {
     RequestBodies.NewSession request = RequestBodies.newSession(body);
     String sessionId = request.sessionId().orElseGet(() -> UUID.randomUUID().toString());
-    return sessions.ask(sessionId, replyTo -> new ChatSession.Open(DEFAULT_TENANT, request.persona(), request.metadata(), replyTo))
+    return sessions.<ChatSession.SessionAnswer>ask(sessionId,
+            replyTo -> new ChatSession.Open(DEFAULT_TENANT, request.persona(), request.metadata(), replyTo))
         .thenApply(SessionRoutes::session);
   }
 
   private CompletionStage<SessionView> view(String sessionId) {
-    return sessions.ask(sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
+    return sessions.<ChatSession.SessionAnswer>ask(sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
   }
 
   /**
@@ -109,20 +111,22 @@ public final class SessionRoutes extends AllDirectives {
    */
   private CompletionStage<SessionView> close(String sessionId, String body) {
     RequestBodies.parse(body, true);
-    return sessions.ask(sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo)).thenApply(SessionRoutes::session);
+    return sessions.<ChatSession.SessionAnswer>ask(sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
+        .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<ChatSession.Reply> delete(String sessionId) {
-    return sessions.ask(sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::accepted);
+  private CompletionStage<ChatSession.Done> delete(String sessionId) {
+    return sessions.<ChatSession.DeleteAnswer>ask(sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
   }
 
-  private CompletionStage<ChatSession.Reply> cancel(String sessionId, String turnId) {
-    return sessions.ask(sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo)).thenApply(SessionRoutes::accepted);
+  private CompletionStage<ChatSession.TurnReply> cancel(String sessionId, String turnId) {
+    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo))
+        .thenApply(SessionRoutes::turn);
   }
 
   private Route startTurn(String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    CompletionStage<ChatSession.Reply> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
+    CompletionStage<ChatSession.TurnAnswer> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
         request.message(), request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(),
         traceId, replyTo));
     return stream(reply, events);
@@ -130,7 +134,7 @@ public final class SessionRoutes extends AllDirectives {
 
   private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    CompletionStage<ChatSession.Reply> reply =
+    CompletionStage<ChatSession.TurnAnswer> reply =
         sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo));
     return stream(reply, true);
   }
@@ -152,9 +156,9 @@ public final class SessionRoutes extends AllDirectives {
    * once it has ended, as JSON. A client that has already seen every frame of an ended turn gets
    * 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.Reply> reply, boolean events) {
+  private Route stream(CompletionStage<ChatSession.TurnAnswer> reply, boolean events) {
     long requestNanos = System.nanoTime();
-    return onSuccess(reply.thenApply(r -> (ChatSession.TurnReply) accepted(r)), turn -> {
+    return onSuccess(reply.thenApply(SessionRoutes::turn), turn -> {
       if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
@@ -182,18 +186,25 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- replies to HTTP ----
 
-  private static SessionView session(ChatSession.Reply reply) {
-    if (accepted(reply) instanceof ChatSession.SessionReply session) {
-      return session.session();
-    }
-    throw new IllegalStateException("Unexpected reply " + reply);
+  private static SessionView session(ChatSession.SessionAnswer answer) {
+    return switch (answer) {
+      case ChatSession.SessionReply reply -> reply.session();
+      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
+    };
   }
 
-  private static ChatSession.Reply accepted(ChatSession.Reply reply) {
-    if (reply instanceof ChatSession.Rejected rejected) {
-      throw Errors.of(rejected);
-    }
-    return reply;
+  private static ChatSession.TurnReply turn(ChatSession.TurnAnswer answer) {
+    return switch (answer) {
+      case ChatSession.TurnReply reply -> reply;
+      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
+    };
+  }
+
+  private static ChatSession.Done deleted(ChatSession.DeleteAnswer answer) {
+    return switch (answer) {
+      case ChatSession.Done done -> done;
+      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
+    };
   }
 
   private Route created(SessionView view) {
@@ -219,15 +230,15 @@ public final class SessionRoutes extends AllDirectives {
     }
     TurnFrame last = frames.getLast();
     return switch (last.event()) {
-      case TurnEvent.Completed completed -> json(StatusCodes.OK, turnJson(frames, completed));
-      case TurnEvent.Failed failed -> complete(Errors.response(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(), last.traceId()));
-      case TurnEvent.Cancelled cancelled -> complete(Errors.response(StatusCodes.CONFLICT, "TURN_CANCELLED",
+      case TurnEnding.Completed completed -> json(StatusCodes.OK, turnJson(frames, completed));
+      case TurnEnding.Failed failed -> complete(Errors.response(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(), last.traceId()));
+      case TurnEnding.Cancelled cancelled -> complete(Errors.response(StatusCodes.CONFLICT, "TURN_CANCELLED",
           "The turn was cancelled: " + cancelled.reason(), last.traceId()));
       default -> throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "STREAM_ENDED", "The turn's stream ended without an outcome");
     };
   }
 
-  private static ObjectNode turnJson(List<TurnFrame> frames, TurnEvent.Completed completed) {
+  private static ObjectNode turnJson(List<TurnFrame> frames, TurnEnding.Completed completed) {
     TurnFrame last = frames.getLast();
     ObjectNode body = Json.MAPPER.createObjectNode()
         .put("session_id", last.sessionId())
@@ -243,14 +254,14 @@ public final class SessionRoutes extends AllDirectives {
     ArrayNode gaps = body.putArray("gaps");
     for (TurnFrame frame : frames) {
       switch (frame.event()) {
-        case TurnEvent.RunCompleted run -> CanonicalEvents.run(runs.addObject().put("status", "completed"), run.run());
-        case TurnEvent.RunFailed run -> runs.addObject().put("status", "failed").put("run_id", run.runId())
+        case StreamEvent.RunCompleted run -> CanonicalEvents.run(runs.addObject().put("status", "completed"), run.run());
+        case StreamEvent.RunFailed run -> runs.addObject().put("status", "failed").put("run_id", run.runId())
             .put("code", run.code()).put("message", run.message());
-        case TurnEvent.Retrieved retrieved -> {
+        case StreamEvent.Retrieved retrieved -> {
           CanonicalEvents.citations(citations, retrieved.citations());
           body.put("confidence", retrieved.confidence());
         }
-        case TurnEvent.GapFound gap -> gaps.addObject().put("attribute", gap.gap().attribute()).put("suggestion", gap.gap().suggestion());
+        case StreamEvent.GapFound gap -> gaps.addObject().put("attribute", gap.gap().attribute()).put("suggestion", gap.gap().suggestion());
         default -> { }
       }
     }

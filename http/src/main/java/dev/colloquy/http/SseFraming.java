@@ -1,6 +1,6 @@
 package dev.colloquy.http;
 
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.TurnFrame;
 import org.apache.pekko.util.ByteString;
 
 /**

@@ -8,7 +8,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.engine.turn.TurnEvent;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.ingestion.IngestionException;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -195,7 +196,7 @@ class OpenApiDocumentTest {
   @Test
   void everyCanonicalEventIsDocumentedWithItsDataSchema() throws Exception {
     Set<String> names = new TreeSet<>();
-    for (Class<?> type : TurnEvent.class.getPermittedSubclasses()) {
+    for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
     assertThat(names).hasSize(9).contains("turn.started", "token", "turn.completed", "turn.cancelled");
@@ -372,8 +373,21 @@ class OpenApiDocumentTest {
     return codes;
   }
 
-  /** An instance of a TurnEvent record with default component values; CanonicalEvents.name needs only its type. */
-  private static TurnEvent instanceOf(Class<?> type) throws ReflectiveOperationException {
+  /** The records of a sealed hierarchy of events, through its sealed sub-interfaces. */
+  private static List<Class<?>> eventTypes(Class<?> sealed) {
+    List<Class<?>> types = new ArrayList<>();
+    for (Class<?> type : sealed.getPermittedSubclasses()) {
+      if (type.isSealed()) {
+        types.addAll(eventTypes(type));
+      } else {
+        types.add(type);
+      }
+    }
+    return types;
+  }
+
+  /** An instance of a StreamEvent record with default component values; CanonicalEvents.name needs only its type. */
+  private static StreamEvent instanceOf(Class<?> type) throws ReflectiveOperationException {
     RecordComponent[] components = type.getRecordComponents();
     Class<?>[] types = new Class<?>[components.length];
     Object[] values = new Object[components.length];
@@ -381,7 +395,7 @@ class OpenApiDocumentTest {
       types[i] = components[i].getType();
       values[i] = defaultValue(types[i]);
     }
-    return (TurnEvent) type.getDeclaredConstructor(types).newInstance(values);
+    return (StreamEvent) type.getDeclaredConstructor(types).newInstance(values);
   }
 
   private static Object defaultValue(Class<?> type) {

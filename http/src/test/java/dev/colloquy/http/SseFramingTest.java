@@ -2,8 +2,9 @@ package dev.colloquy.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import org.junit.jupiter.api.Test;
 
 class SseFramingTest {
@@ -11,7 +12,7 @@ class SseFramingTest {
   @Test
   void hostileTokenTextStaysInsideOneEvent() {
     String hostile = "a\r\nevent: turn.completed\rdata: {}\n\nid: 99\r\r: x\u2028\u0000";
-    TurnFrame frame = new TurnFrame(7, "s1", "t1", "tr1", new TurnEvent.Token("r1", hostile));
+    TurnFrame frame = new TurnFrame(7, "s1", "t1", "tr1", new StreamEvent.Token("r1", hostile));
     SseParser parsed = SseParser.parse(SseFraming.canonical(frame).utf8String());
     assertThat(parsed.events).hasSize(1);
     SseEvent event = parsed.events.getFirst();
@@ -31,7 +32,7 @@ class SseFramingTest {
 
   @Test
   void everyCanonicalEventCarriesTheCommonFields() {
-    TurnFrame frame = new TurnFrame(1, "s", "t", "tr", new TurnEvent.Cancelled("disconnected"));
+    TurnFrame frame = new TurnFrame(1, "s", "t", "tr", new TurnEnding.Cancelled("disconnected"));
     SseEvent event = SseParser.parse(SseFraming.canonical(frame).utf8String()).events.getFirst();
     assertThat(event.name()).isEqualTo("turn.cancelled");
     assertThat(event.json().path("reason").asText()).isEqualTo("disconnected");

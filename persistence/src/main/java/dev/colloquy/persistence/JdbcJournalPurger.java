@@ -1,6 +1,6 @@
 package dev.colloquy.persistence;
 
-import dev.colloquy.engine.session.JournalPurger;
+import dev.colloquy.engine.JournalPurger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

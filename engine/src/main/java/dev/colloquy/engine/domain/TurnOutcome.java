@@ -1,6 +1,7 @@
 package dev.colloquy.engine.domain;
 
 import dev.colloquy.engine.CborSerializable;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,6 +33,22 @@ public record TurnOutcome(
   public String text() {
     return runs.stream().filter(RunOutcome::completed).map(RunOutcome::text).findFirst().orElse("");
   }
+
+  /**
+   * The answers a completed turn shows, one per completed run in run order: the first keeps the
+   * turn's message id, further ones are known by their run id.
+   */
+  public List<Answer> answers(String messageId) {
+    List<Answer> answers = new ArrayList<>();
+    for (RunOutcome run : runs) {
+      if (run.completed()) {
+        answers.add(new Answer(answers.isEmpty() ? messageId : run.runId(), run));
+      }
+    }
+    return answers;
+  }
+
+  public record Answer(String messageId, RunOutcome run) {}
 
   public Usage usage() {
     return runs.stream().map(RunOutcome::usage).reduce(Usage.NONE, Usage::plus);

@@ -1,7 +1,8 @@
 package dev.colloquy.engine.observe;
 
 import dev.colloquy.engine.domain.RunOutcome;
-import dev.colloquy.engine.turn.TurnEnded;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnOutcome;
 import java.time.Duration;
 
 /** The figures of one ended turn: its latency and outcome, each run's tokens, and failure codes. */
@@ -9,17 +10,12 @@ public final class TurnMetrics {
 
   private TurnMetrics() {}
 
-  public static void recordEnded(EngineMetrics metrics, TurnEnded ended) {
-    String outcome = switch (ended) {
-      case TurnEnded.Completed completed -> "completed";
-      case TurnEnded.Failed failed -> {
-        metrics.error("turn", failed.code());
-        yield "failed";
-      }
-      case TurnEnded.Cancelled cancelled -> "cancelled";
-    };
-    metrics.turnEnded(outcome, Duration.ofMillis(ended.outcome().latencyMs()));
-    for (RunOutcome run : ended.outcome().runs()) {
+  public static void recordEnded(EngineMetrics metrics, TurnEnding ending, TurnOutcome outcome) {
+    if (ending instanceof TurnEnding.Failed failed) {
+      metrics.error("turn", failed.code());
+    }
+    metrics.turnEnded(ending.status().name().toLowerCase(), Duration.ofMillis(outcome.latencyMs()));
+    for (RunOutcome run : outcome.runs()) {
       metrics.tokens(run.model(), run.usage().promptTokens(), run.usage().completionTokens());
       if (run.status() == RunOutcome.Status.FAILED && run.errorCode() != null) {
         metrics.error("run", run.errorCode());

@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
-import dev.colloquy.engine.domain.RunSpec;
-import dev.colloquy.engine.turn.TurnEnded;
-import dev.colloquy.engine.turn.TurnFrame;
-import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.turn.TurnPlan;
 import dev.colloquy.engine.turn.TurnSupervisor;
 import java.time.Duration;
@@ -59,9 +60,9 @@ public final class ChatSession
 
   public sealed interface Command extends CborSerializable {}
 
-  public record Open(String tenantId, String persona, JsonNode metadata, ActorRef<Reply> replyTo) implements Command {}
+  public record Open(String tenantId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) implements Command {}
 
-  public record Get(ActorRef<Reply> replyTo) implements Command {}
+  public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
 
   /**
    * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
@@ -73,25 +74,25 @@ public final class ChatSession
       String idempotencyKey,
       List<String> models,
       String traceId,
-      ActorRef<Reply> replyTo)
+      ActorRef<TurnAnswer> replyTo)
       implements Command {}
 
   /** A stream of a turn's frames after {@code afterId}: live while it runs, replayed once it has ended. */
-  public record JoinTurn(String turnId, long afterId, ActorRef<Reply> replyTo) implements Command {}
+  public record JoinTurn(String turnId, long afterId, ActorRef<TurnAnswer> replyTo) implements Command {}
 
-  public record CancelTurn(String turnId, ActorRef<Reply> replyTo) implements Command {}
+  public record CancelTurn(String turnId, ActorRef<TurnAnswer> replyTo) implements Command {}
 
-  public record Close(String reason, ActorRef<Reply> replyTo) implements Command {}
+  public record Close(String reason, ActorRef<SessionAnswer> replyTo) implements Command {}
 
-  public record Delete(ActorRef<Reply> replyTo) implements Command {}
+  public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
 
   /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
   private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
   /** Close the session with reason "idle" if, by its own state, it has been idle for the idle timeout. */
-  public record CloseIfIdle(ActorRef<Reply> replyTo) implements Command {}
+  public record CloseIfIdle(ActorRef<SessionAnswer> replyTo) implements Command {}
 
-  private record TurnFinished(TurnEnded ended) implements Command {}
+  private record TurnFinished(TurnSupervisor.Ended ended) implements Command {}
 
   private record SupervisorStopped(String turnId) implements Command {}
 
@@ -99,11 +100,18 @@ public final class ChatSession
 
   private record PassivateIfIdle() implements Command {}
 
-  // ---- replies ----
+  // ---- replies: each command names the one it gets ----
 
-  public sealed interface Reply extends CborSerializable {}
+  /** What {@link Open}, {@link Get}, {@link Close} and {@link CloseIfIdle} get. */
+  public sealed interface SessionAnswer extends CborSerializable {}
 
-  public record SessionReply(SessionView session) implements Reply {}
+  /** What {@link StartTurn}, {@link JoinTurn} and {@link CancelTurn} get. */
+  public sealed interface TurnAnswer extends CborSerializable {}
+
+  /** What {@link Delete} gets. */
+  public sealed interface DeleteAnswer extends CborSerializable {}
+
+  public record SessionReply(SessionView session) implements SessionAnswer {}
 
   /**
    * A turn accepted, joined or being cancelled. {@code frames} is the turn's stream, materialized on
@@ -113,7 +121,7 @@ public final class ChatSession
    */
   public record TurnReply(
       String turnId, String traceId, boolean existing, boolean ended, int replayed, SourceRef<TurnFrame> frames)
-      implements Reply {
+      implements TurnAnswer {
 
     static TurnReply live(TurnRecord turn, boolean existing, SourceRef<TurnFrame> frames) {
       return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames);
@@ -124,10 +132,11 @@ public final class ChatSession
     }
   }
 
-  public record Done() implements Reply {}
+  public record Done() implements DeleteAnswer {}
 
   /** A refused command, with the stable error code of API.md and, when one is involved, a turn id. */
-  public record Rejected(String code, String message, String turnId) implements Reply {}
+  public record Rejected(String code, String message, String turnId)
+      implements SessionAnswer, TurnAnswer, DeleteAnswer {}
 
   // ---- events ----
 
@@ -157,18 +166,58 @@ public final class ChatSession
       List<RunSpec> runs, Instant at)
       implements Event {}
 
-  public record TurnCompleted(String turnId, String messageId, TurnOutcome outcome, Instant at) implements Event {}
+  /**
+   * How a turn ended, as journaled: a {@link TurnEnding} with the turn's outcome. Each kind of ending
+   * has its own record because the records' names and fields are the journal's schema.
+   */
+  public sealed interface TurnEnded extends Event {
+
+    String turnId();
+
+    TurnOutcome outcome();
+
+    TurnEnding ending();
+
+    static TurnEnded of(String turnId, TurnEnding ending, TurnOutcome outcome, Instant at) {
+      return switch (ending) {
+        case TurnEnding.Completed completed -> new TurnCompleted(turnId, completed.messageId(), outcome, at);
+        case TurnEnding.Failed failed -> new TurnFailed(turnId, failed.code(), failed.message(), outcome, at);
+        case TurnEnding.Cancelled cancelled -> new TurnCancelled(turnId, cancelled.reason(), outcome, at);
+      };
+    }
+  }
+
+  public record TurnCompleted(String turnId, String messageId, TurnOutcome outcome, Instant at) implements TurnEnded {
+    @Override
+    public TurnEnding ending() {
+      return TurnEnding.Completed.of(messageId, outcome);
+    }
+  }
 
   public record TurnFailed(String turnId, String code, String message, TurnOutcome outcome, Instant at)
-      implements Event {}
+      implements TurnEnded {
+    @Override
+    public TurnEnding ending() {
+      return new TurnEnding.Failed(code, message);
+    }
+  }
 
-  public record TurnCancelled(String turnId, String reason, TurnOutcome outcome, Instant at) implements Event {}
+  public record TurnCancelled(String turnId, String reason, TurnOutcome outcome, Instant at) implements TurnEnded {
+    @Override
+    public TurnEnding ending() {
+      return new TurnEnding.Cancelled(reason);
+    }
+  }
 
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
   public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
 
-  public record SessionDeleted(Instant at) implements Event {}
+  /**
+   * {@code summary} is what the session amounted to when it was deleted, for billing; events
+   * journaled before it was carried have none.
+   */
+  public record SessionDeleted(Instant at, SessionSummary summary) implements Event {}
 
   // ---- error codes ----
 
@@ -182,7 +231,7 @@ public final class ChatSession
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
   public static final String INVALID_MESSAGE = "INVALID_MESSAGE";
-  public static final String INTERRUPTED = "INTERRUPTED";
+  public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
 
@@ -197,7 +246,7 @@ public final class ChatSession
   private final TimerScheduler<Command> timers;
   private final EngineServices services;
   private final ActorRef<ClusterSharding.ShardCommand> shard;
-  private final ActorRef<TurnEnded> turnEnded;
+  private final ActorRef<TurnSupervisor.Ended> turnEnded;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
   /** A subscriber of a turn that has no supervisor yet, and the last frame id it has seen. */
@@ -224,7 +273,7 @@ public final class ChatSession
     this.timers = timers;
     this.services = services;
     this.shard = shard;
-    this.turnEnded = context.messageAdapter(TurnEnded.class, TurnFinished::new);
+    this.turnEnded = context.messageAdapter(TurnSupervisor.Ended.class, TurnFinished::new);
   }
 
   public static PersistenceId persistenceId(String sessionId) {
@@ -428,7 +477,7 @@ public final class ChatSession
   private TurnReply subscribe(TurnRecord turn, long afterId) {
     var supervisor = supervisors.get(turn.turnId());
     if (supervisor == null && !turn.pending()) {
-      List<TurnFrame> frames = TurnReplay.framesAfter(sessionId, turn, afterId);
+      List<TurnFrame> frames = replay(turn, afterId);
       SourceRef<TurnFrame> replay = frames.isEmpty() ? null : TurnStreams.replay(context.getSystem(), frames);
       return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay);
     }
@@ -485,11 +534,7 @@ public final class ChatSession
     }
     Instant now = Instant.now();
     List<Event> events = cancelQueued(state, "session_closed", now);
-    SessionState cancelled = state;
-    for (Event event : events) {
-      cancelled = cancelled.apply(event);
-    }
-    events.add(new SessionClosed(close.reason(), cancelled.summarize(now), now));
+    events.add(new SessionClosed(close.reason(), applied(state, events).summarize(now), now));
     List<String> queued = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
     return Effect()
         .persist(events)
@@ -530,7 +575,7 @@ public final class ChatSession
     }
     Instant now = Instant.now();
     List<Event> events = cancelQueued(state, "session_deleted", now);
-    events.add(new SessionDeleted(now));
+    events.add(new SessionDeleted(now, applied(state, events).summarize(now)));
     List<String> queued = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
     return Effect()
         .persist(events)
@@ -560,41 +605,48 @@ public final class ChatSession
     return events;
   }
 
+  private static SessionState applied(SessionState state, List<Event> events) {
+    SessionState after = state;
+    for (Event event : events) {
+      after = after.apply(event);
+    }
+    return after;
+  }
+
   /** Subscribers waiting on turns that ended without running get the terminal frame. */
   private void notifyWaiting(SessionState state, List<String> turnIds) {
     for (String turnId : turnIds) {
       List<Waiter> waiters = waiting.remove(turnId);
       if (waiters != null) {
         state.turn(turnId).ifPresent(turn -> waiters.forEach(waiter ->
-            TurnReplay.framesAfter(sessionId, turn, waiter.afterId()).forEach(waiter.subscriber()::tell)));
+            replay(turn, waiter.afterId()).forEach(waiter.subscriber()::tell)));
       }
     }
   }
 
-  private ReplyEffect<Event, SessionState> onTurnFinished(SessionState state, TurnEnded ended) {
+  private List<TurnFrame> replay(TurnRecord turn, long afterId) {
+    return Transcript.replay(sessionId, turn.turnId(), turn.traceId(), turn.runs(), turn.outcome(), turn.ending(),
+        afterId);
+  }
+
+  private ReplyEffect<Event, SessionState> onTurnFinished(SessionState state, TurnSupervisor.Ended ended) {
     var turn = state.turn(ended.turnId());
     if (turn.isEmpty() || !turn.get().pending()) {
       return Effect().noReply();
     }
     Instant now = Instant.now();
     List<Event> events = new ArrayList<>();
-    switch (ended) {
-      case TurnEnded.Completed completed -> {
-        TurnCompleted event = new TurnCompleted(ended.turnId(), completed.messageId(), ended.outcome(), now);
-        events.add(event);
-        events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
-      }
-      case TurnEnded.Failed failed ->
-          events.add(new TurnFailed(ended.turnId(), failed.code(), failed.message(), ended.outcome(), now));
-      case TurnEnded.Cancelled cancelled ->
-          events.add(new TurnCancelled(ended.turnId(), cancelled.reason(), ended.outcome(), now));
+    TurnEnded event = TurnEnded.of(ended.turnId(), ended.ending(), ended.outcome(), now);
+    events.add(event);
+    if (ended.ending() instanceof TurnEnding.Completed) {
+      events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
     }
     long persisting = System.nanoTime();
     return Effect()
         .persist(events)
         .thenRun(after -> {
           journaled(persisting);
-          TurnMetrics.recordEnded(services.metrics(), ended);
+          TurnMetrics.recordEnded(services.metrics(), ended.ending(), ended.outcome());
           var supervisor = supervisors.remove(ended.turnId());
           if (supervisor != null) {
             context.unwatch(supervisor);
@@ -623,8 +675,8 @@ public final class ChatSession
     // INTERRUPTED, the code the stopping supervisor gave its subscribers as their terminal event.
     TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
     return Effect()
-        .persist(new TurnFailed(turnId, INTERRUPTED, "The turn stopped unexpectedly", TurnOutcome.nothing(),
-            Instant.now()))
+        .persist(TurnEnded.of(turnId, TurnEnding.Failed.interrupted("The turn stopped unexpectedly"),
+            TurnOutcome.nothing(), Instant.now()))
         .thenRun(this::startNextQueued)
         .thenNoReply()
         .thenUnstashAll();
@@ -636,8 +688,8 @@ public final class ChatSession
     Instant now = Instant.now();
     for (TurnRecord turn : state.pendingTurns()) {
       if (!supervisors.containsKey(turn.turnId())) {
-        events.add(new TurnFailed(turn.turnId(), INTERRUPTED,
-            "The server stopped while this turn was running", TurnOutcome.nothing(), now));
+        events.add(TurnEnded.of(turn.turnId(),
+            TurnEnding.Failed.interrupted("The server stopped while this turn was running"), TurnOutcome.nothing(), now));
       }
     }
     List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();

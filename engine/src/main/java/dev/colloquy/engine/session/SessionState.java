@@ -162,15 +162,10 @@ public record SessionState(
       messages.add(new SessionView.MessageView(turn.userMessageId(), "user", turn.message(), turn.turnId(),
           null, null, List.of(), turn.acceptedAt()));
       if (turn.status() == TurnStatus.COMPLETED) {
-        boolean first = true;
-        for (RunOutcome run : turn.outcome().runs()) {
-          if (run.completed()) {
-            // The turn's answer keeps the turn's message id; further runs get ids derived from their run.
-            String id = first ? turn.assistantMessageId() : run.runId();
-            messages.add(new SessionView.MessageView(id, "assistant", run.text(), turn.turnId(), run.runId(),
-                run.model(), turn.outcome().citations(), turn.endedAt()));
-            first = false;
-          }
+        for (TurnOutcome.Answer answer : turn.outcome().answers(turn.assistantMessageId())) {
+          RunOutcome run = answer.run();
+          messages.add(new SessionView.MessageView(answer.messageId(), "assistant", run.text(), turn.turnId(),
+              run.runId(), run.model(), turn.outcome().citations(), turn.endedAt()));
         }
       }
     }
@@ -186,12 +181,7 @@ public record SessionState(
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
-      case ChatSession.TurnCompleted e -> end(e.turnId(), t -> t.ended(TurnStatus.COMPLETED, e.at(), e.messageId(),
-          null, null, e.outcome()), e.at());
-      case ChatSession.TurnFailed e -> end(e.turnId(), t -> t.ended(TurnStatus.FAILED, e.at(), null, e.code(),
-          e.message(), e.outcome()), e.at());
-      case ChatSession.TurnCancelled e -> end(e.turnId(), t -> t.ended(TurnStatus.CANCELLED, e.at(), null, null,
-          e.reason(), e.outcome()), e.at());
+      case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, persona, metadata,
           title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());

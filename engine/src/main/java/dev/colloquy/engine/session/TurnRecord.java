@@ -2,6 +2,7 @@ package dev.colloquy.engine.session;
 
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
 import java.time.Instant;
@@ -38,9 +39,29 @@ public record TurnRecord(
         TurnStatus.PENDING, null, null, null, null, null);
   }
 
-  TurnRecord ended(TurnStatus status, Instant at, String assistantMessageId, String code, String message, TurnOutcome outcome) {
-    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, this.message, runs, acceptedAt,
-        status, at, assistantMessageId, code, message, outcome);
+  /** The turn ended: its ending is kept in the fields a snapshot has always had. */
+  TurnRecord ended(TurnEnding ending, TurnOutcome outcome, Instant at) {
+    return switch (ending) {
+      case TurnEnding.Completed completed -> ended(ending, at, completed.messageId(), null, null, outcome);
+      case TurnEnding.Failed failed -> ended(ending, at, null, failed.code(), failed.message(), outcome);
+      case TurnEnding.Cancelled cancelled -> ended(ending, at, null, null, cancelled.reason(), outcome);
+    };
+  }
+
+  private TurnRecord ended(TurnEnding ending, Instant at, String assistantMessageId, String code, String endMessage,
+      TurnOutcome outcome) {
+    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt,
+        ending.status(), at, assistantMessageId, code, endMessage, outcome);
+  }
+
+  /** How the turn ended; it must have ended. */
+  public TurnEnding ending() {
+    return switch (status) {
+      case COMPLETED -> TurnEnding.Completed.of(assistantMessageId, outcome);
+      case FAILED -> new TurnEnding.Failed(endCode, endMessage);
+      case CANCELLED -> new TurnEnding.Cancelled(endMessage);
+      case PENDING -> throw new IllegalStateException("turn " + turnId + " has not ended");
+    };
   }
 
   public boolean pending() {

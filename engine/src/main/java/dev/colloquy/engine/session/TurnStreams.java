@@ -1,6 +1,6 @@
 package dev.colloquy.engine.session;
 
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.TurnFrame;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -20,9 +20,8 @@ import org.apache.pekko.stream.typed.javadsl.ActorSource;
  * A turn's stream is materialized on the session's node and handed out as a {@link SourceRef}, so
  * it crosses to whichever node serves the client with backpressure and with the client's
  * cancellation coming back. It is the one path, on the session's own node too: there a SourceRef
- * is never serialized and costs one more in-memory hop per frame (measured warm on 2 cores: median
- * latency 5-13 us either way, about 0.2 us more per frame at 2.5M frames/s, where a turn sends tens
- * per second), not worth a second way of subscribing, leaving and resuming to keep right.
+ * is never serialized and costs one more in-memory hop per frame (bench/RESULTS.md has the
+ * figures), not worth a second way of subscribing, leaving and resuming to keep right.
  */
 final class TurnStreams {
 

@@ -6,6 +6,9 @@ import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
@@ -13,7 +16,6 @@ import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.observe.TurnLogContext;
-import dev.colloquy.engine.session.ChatSession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,9 +35,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It
- * numbers every frame of the turn's stream, keeps them all in memory so a client can resume from
- * any id, and fans them out to the current subscribers. When every run has ended it reports the
- * outcome to its session and sends the terminal frame only after the session has journaled it.
+ * records every frame of the turn's stream in its {@link Transcript}, so a client can resume from
+ * any id, and fans them out to the current subscribers. When every run has ended it reports how the
+ * turn ended to its session and sends the terminal frame only after the session has journaled it.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
@@ -67,16 +69,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record CancelDeadlinePassed() implements Command {}
 
+  /** What the supervisor reports to its session when the turn is over and must be journaled. */
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {}
+
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
   private final TurnPlan plan;
   private final EngineServices services;
-  private final ActorRef<TurnEnded> session;
+  private final ActorRef<Ended> session;
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
-  private final List<TurnFrame> frames = new ArrayList<>();
-  private final List<FrameMark> marks = new ArrayList<>();
+  private final Transcript transcript;
   private final Set<ActorRef<TurnFrame>> subscribers = new HashSet<>();
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
@@ -85,7 +89,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private boolean runsStarted;
   private String cancelReason;
   private boolean interrupted;
-  private TurnEvent pendingTerminal;
+  private TurnEnding pendingTerminal;
   private boolean terminalSent;
 
   private TurnSupervisor(
@@ -93,25 +97,27 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       TimerScheduler<Command> timers,
       TurnPlan plan,
       EngineServices services,
-      ActorRef<TurnEnded> session) {
+      ActorRef<Ended> session) {
     super(context);
     this.timers = timers;
     this.plan = plan;
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
+    this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
     context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-    emit(new TurnEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
+    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
     context.spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
                 services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
         "retrieval");
     startGraceTimer();
-    services.turns().register(context.getSelf());
+    ActorRef<Command> self = context.getSelf();
+    services.turns().started(self, () -> self.tell(new Interrupt()));
   }
 
-  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<TurnEnded> session) {
+  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<Ended> session) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
@@ -138,18 +144,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
         .onSignal(PostStop.class, signal -> {
-          services.turns().unregister(getContext().getSelf());
+          services.turns().ended(getContext().getSelf());
           return onStopped();
         })
         .build();
   }
 
   private Behavior<Command> onSubscribe(Subscribe subscribe) {
-    for (TurnFrame frame : frames) {
-      if (frame.id() > subscribe.afterId()) {
-        subscribe.subscriber().tell(frame);
-      }
-    }
+    transcript.after(subscribe.afterId()).forEach(subscribe.subscriber()::tell);
     subscribers.add(subscribe.subscriber());
     timers.cancel("grace");
     return this;
@@ -203,10 +205,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     } else {
       retrieved = ended.result();
     }
-    emit(new TurnEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()),
+    emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()),
         FrameMark.of(FrameMark.Kind.RETRIEVAL));
     gaps = GapDetection.detect(retrieved);
-    gaps.forEach(gap -> emit(new TurnEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
+    gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
     startRuns(retrieved.passages());
     return this;
   }
@@ -229,7 +231,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private Behavior<Command> onToken(RunToken token) {
     if (outcomes[token.runIndex()] == null && pendingTerminal == null) {
-      emit(new TurnEvent.Token(plan.runs().get(token.runIndex()).runId(), token.text()),
+      emit(new StreamEvent.Token(plan.runs().get(token.runIndex()).runId(), token.text()),
           new FrameMark(FrameMark.Kind.TOKEN, token.runIndex(), token.text().length()));
     }
     return this;
@@ -243,8 +245,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     outcomes[ended.runIndex()] = outcome;
     avatars.remove(ended.runIndex());
     switch (outcome.status()) {
-      case COMPLETED -> emit(new TurnEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
-      case FAILED -> emit(new TurnEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
+      case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
+      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
           new FrameMark(FrameMark.Kind.RUN_FAILED, ended.runIndex(), 0));
       case CANCELLED -> { }
     }
@@ -274,32 +276,29 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       return this;
     }
     TurnOutcome outcome = outcome();
-    long latencyMs = outcome.latencyMs();
-    TurnEnded ended;
-    if (interrupted) {
-      String message = "The server shut down while this turn was running";
-      pendingTerminal = new TurnEvent.Failed(ChatSession.INTERRUPTED, message);
-      ended = new TurnEnded.Failed(plan.turnId(), ChatSession.INTERRUPTED, message, outcome);
-    } else if (cancelReason != null) {
-      pendingTerminal = new TurnEvent.Cancelled(cancelReason);
-      ended = new TurnEnded.Cancelled(plan.turnId(), cancelReason, outcome);
-    } else if (outcome.runs().stream().anyMatch(RunOutcome::completed)) {
-      String messageId = UUID.randomUUID().toString();
-      pendingTerminal = new TurnEvent.Completed(messageId, outcome.text(), latencyMs, outcome.usage());
-      ended = new TurnEnded.Completed(plan.turnId(), messageId, outcome);
-    } else {
-      RunOutcome first = outcome.runs().getFirst();
-      String message = "Every model run failed; the first failed with " + first.errorCode() + ": " + first.errorMessage();
-      pendingTerminal = new TurnEvent.Failed("ALL_RUNS_FAILED", message);
-      ended = new TurnEnded.Failed(plan.turnId(), "ALL_RUNS_FAILED", message, outcome);
-    }
+    pendingTerminal = ending(outcome);
     timers.cancelAll();
     avatars.values().forEach(avatar -> getContext().stop(avatar));
     avatars.clear();
-    getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.getClass().getSimpleName().toLowerCase(),
-        latencyMs);
-    session.tell(ended);
+    getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.status().name().toLowerCase(),
+        outcome.latencyMs());
+    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome));
     return this;
+  }
+
+  private TurnEnding ending(TurnOutcome outcome) {
+    if (interrupted) {
+      return TurnEnding.Failed.interrupted("The server shut down while this turn was running");
+    }
+    if (cancelReason != null) {
+      return new TurnEnding.Cancelled(cancelReason);
+    }
+    if (outcome.runs().stream().anyMatch(RunOutcome::completed)) {
+      return TurnEnding.Completed.of(UUID.randomUUID().toString(), outcome);
+    }
+    RunOutcome first = outcome.runs().getFirst();
+    return new TurnEnding.Failed("ALL_RUNS_FAILED",
+        "Every model run failed; the first failed with " + first.errorCode() + ": " + first.errorMessage());
   }
 
   private boolean allRunsReported() {
@@ -319,24 +318,19 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, marks, latencyMs);
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs);
   }
 
   /** A run that never reported: its text is what its token frames carried. */
   private RunOutcome unreported(RunSpec run) {
-    StringBuilder text = new StringBuilder();
-    for (TurnFrame frame : frames) {
-      if (frame.event() instanceof TurnEvent.Token token && token.runId().equals(run.runId())) {
-        text.append(token.text());
-      }
-    }
+    String text = transcript.tokensOf(run.runId());
     String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
-    return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text.toString(),
+    return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {
-    TurnFrame terminal = frame(pendingTerminal);
+    TurnFrame terminal = transcript.end(pendingTerminal);
     subscribers.forEach(subscriber -> subscriber.tell(terminal));
     terminalSent = true;
     return Behaviors.stopped();
@@ -352,22 +346,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       getContext().getLog().warn("Turn stopped before its outcome was journaled; it ends as interrupted");
       // The journal will record this turn without its frames, so its replay ends at the reserved id;
       // the live stream ends there too, and a client resuming after it gets nothing twice.
-      TurnFrame terminal = new TurnFrame(TurnFrame.LOST_LAYOUT_TERMINAL_ID, plan.sessionId(), plan.turnId(),
-          plan.traceId(), new TurnEvent.Failed("INTERRUPTED",
-              "The turn's outcome could not be recorded; it is recorded as interrupted"));
+      TurnFrame terminal = transcript.lost(
+          TurnEnding.Failed.interrupted("The turn's outcome could not be recorded; it is recorded as interrupted"));
       subscribers.forEach(subscriber -> subscriber.tell(terminal));
     }
     return this;
   }
 
-  private void emit(TurnEvent event, FrameMark mark) {
-    TurnFrame frame = frame(event);
-    frames.add(frame);
-    marks.add(mark);
+  private void emit(StreamEvent event, FrameMark mark) {
+    TurnFrame frame = transcript.record(event, mark);
     subscribers.forEach(subscriber -> subscriber.tell(frame));
-  }
-
-  private TurnFrame frame(TurnEvent event) {
-    return new TurnFrame(frames.size() + 1, plan.sessionId(), plan.turnId(), plan.traceId(), event);
   }
 }

@@ -13,8 +13,9 @@ import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnStatus;
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
@@ -86,30 +87,30 @@ class ChatSessionTest {
   }
 
   private void open() {
-    var result = session.<ChatSession.Reply>runCommand(replyTo ->
+    var result = session.<ChatSession.SessionAnswer>runCommand(replyTo ->
         new ChatSession.Open("default", "A careful assistant", JsonNodeFactory.instance.objectNode().put("k", "v"), replyTo));
     assertThat(result.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }
 
-  private CommandResultWithReply<ChatSession.Command, ChatSession.Event, SessionState, ChatSession.Reply> start(
+  private CommandResultWithReply<ChatSession.Command, ChatSession.Event, SessionState, ChatSession.TurnAnswer> start(
       String message, String key, List<String> models) {
     return session.runCommand(replyTo ->
         new ChatSession.StartTurn(message, null, key, models, "trace-" + message.hashCode(), replyTo));
   }
 
-  private static TurnStreamProbe read(CommandResultWithReply<?, ?, ?, ChatSession.Reply> result) {
+  private static TurnStreamProbe read(CommandResultWithReply<?, ?, ?, ChatSession.TurnAnswer> result) {
     return TurnStreamProbe.read(testKit, result.reply());
   }
 
   private TurnStreamProbe join(String turnId, long afterId) {
-    return read(session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, afterId, r)));
+    return read(session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.JoinTurn(turnId, afterId, r)));
   }
 
-  private static String turnId(CommandResultWithReply<?, ?, ?, ChatSession.Reply> result) {
+  private static String turnId(CommandResultWithReply<?, ?, ?, ChatSession.TurnAnswer> result) {
     return ((ChatSession.TurnReply) result.reply()).turnId();
   }
 
-  private static ChatSession.Rejected rejected(ChatSession.Reply reply) {
+  private static ChatSession.Rejected rejected(Object reply) {
     assertThat(reply).isInstanceOf(ChatSession.Rejected.class);
     return (ChatSession.Rejected) reply;
   }
@@ -117,16 +118,16 @@ class ChatSessionTest {
   @Test
   void aSessionThatWasNeverOpenedAnswersNotFoundToEveryCommand() {
     newSession("");
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(ChatSession.Get::new).reply()).code())
+    assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
     assertThat(rejected(start("hi", null, List.of()).reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn("t", 0, r)).reply()).code())
+    assertThat(rejected(session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.JoinTurn("t", 0, r)).reply()).code())
         .isEqualTo(ChatSession.TURN_NOT_FOUND);
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn("t", r)).reply()).code())
+    assertThat(rejected(session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.CancelTurn("t", r)).reply()).code())
         .isEqualTo(ChatSession.TURN_NOT_FOUND);
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(r -> new ChatSession.Close("closed", r)).reply()).code())
+    assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r)).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    var delete = session.<ChatSession.Reply>runCommand(ChatSession.Delete::new);
+    var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(rejected(delete.reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
     assertThat(delete.hasNoEvents()).isTrue();
   }
@@ -135,7 +136,7 @@ class ChatSessionTest {
   void openingTwiceIsRefused() {
     newSession("");
     open();
-    var again = session.<ChatSession.Reply>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
+    var again = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
     assertThat(rejected(again.reply()).code()).isEqualTo(ChatSession.SESSION_EXISTS);
     assertThat(again.hasNoEvents()).isTrue();
   }
@@ -152,12 +153,12 @@ class ChatSessionTest {
     List<TurnFrame> frames = read(result).untilTerminal();
     assertThat(frames).extracting(TurnFrame::id).containsExactlyElementsOf(
         java.util.stream.LongStream.rangeClosed(1, frames.size()).boxed().toList());
-    assertThat(frames.get(0).event()).isInstanceOf(TurnEvent.Started.class);
-    assertThat(frames.get(1).event()).isInstanceOf(TurnEvent.Retrieved.class);
-    assertThat(frames.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
-    String streamed = frames.stream().filter(f -> f.event() instanceof TurnEvent.Token)
-        .map(f -> ((TurnEvent.Token) f.event()).text()).reduce("", String::concat);
-    assertThat(((TurnEvent.Completed) frames.getLast().event()).text()).isEqualTo(streamed).isNotEmpty();
+    assertThat(frames.get(0).event()).isInstanceOf(StreamEvent.Started.class);
+    assertThat(frames.get(1).event()).isInstanceOf(StreamEvent.Retrieved.class);
+    assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
+    String streamed = frames.stream().filter(f -> f.event() instanceof StreamEvent.Token)
+        .map(f -> ((StreamEvent.Token) f.event()).text()).reduce("", String::concat);
+    assertThat(((TurnEnding.Completed) frames.getLast().event()).text()).isEqualTo(streamed).isNotEmpty();
 
     SessionState state = session.getState();
     TurnRecord turn = state.turns().getFirst();
@@ -182,7 +183,7 @@ class ChatSessionTest {
     assertThat(((ChatSession.TurnReply) again.reply()).existing()).isTrue();
     assertThat(read(again).untilTerminal()).isEqualTo(live);
 
-    var byId = session.<ChatSession.Reply>runCommand(r ->
+    var byId = session.<ChatSession.TurnAnswer>runCommand(r ->
         new ChatSession.StartTurn("hello", turnId, null, List.of(), "t", r));
     assertThat(byId.hasNoEvents()).isTrue();
     assertThat(read(byId).untilTerminal()).isEqualTo(live);
@@ -200,7 +201,7 @@ class ChatSessionTest {
 
     assertThat(join(turnId, afterId).untilTerminal()).isEqualTo(live.subList((int) afterId, live.size()));
 
-    var seenAll = session.<ChatSession.Reply>runCommand(r -> new ChatSession.JoinTurn(turnId, live.getLast().id(), r));
+    var seenAll = session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.JoinTurn(turnId, live.getLast().id(), r));
     ChatSession.TurnReply nothingLeft = (ChatSession.TurnReply) seenAll.reply();
     assertThat(nothingLeft.ended()).isTrue();
     assertThat(nothingLeft.replayed()).isZero();
@@ -233,8 +234,8 @@ class ChatSessionTest {
     assertThat(busy.code()).isEqualTo(ChatSession.TURN_IN_PROGRESS);
     assertThat(busy.turnId()).isEqualTo(running);
     assertThat(second.hasNoEvents()).isTrue();
-    session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(running, r));
-    assertThat(stream.untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Cancelled.class);
+    session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.CancelTurn(running, r));
+    assertThat(stream.untilTerminal().getLast().event()).isInstanceOf(TurnEnding.Cancelled.class);
   }
 
   @Test
@@ -247,9 +248,9 @@ class ChatSessionTest {
       var queued = start("second", null, List.of());
       TurnStreamProbe second = read(queued);
       TurnStreamProbe joinedWhileQueued = join(turnId(queued), 0);
-      assertThat(first.untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      assertThat(first.untilTerminal().getLast().event()).isInstanceOf(TurnEnding.Completed.class);
       List<TurnFrame> secondFrames = second.untilTerminal();
-      assertThat(secondFrames.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      assertThat(secondFrames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
       assertThat(joinedWhileQueued.untilTerminal()).isEqualTo(secondFrames);
     } finally {
       mock.reconfigure(mock.settings().withTokens(40));
@@ -270,17 +271,17 @@ class ChatSessionTest {
     TurnFrame token;
     do {
       token = stream.next();
-    } while (!(token.event() instanceof TurnEvent.Token));
-    var cancel = session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
+    } while (!(token.event() instanceof StreamEvent.Token));
+    var cancel = session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
     assertThat(cancel.reply()).isInstanceOf(ChatSession.TurnReply.class);
     TurnFrame terminal = stream.untilTerminal().getLast();
-    assertThat(terminal.event()).isEqualTo(new TurnEvent.Cancelled("cancelled"));
+    assertThat(terminal.event()).isEqualTo(new TurnEnding.Cancelled("cancelled"));
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(1, TimeUnit.SECONDS);
 
     TurnRecord turn = session.getState().turn(turnId).orElseThrow();
     assertThat(turn.status()).isEqualTo(TurnStatus.CANCELLED);
     assertThat(turn.outcome().runs().getFirst().text()).startsWith("tok0 ");
-    var again = session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
+    var again = session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
     assertThat(rejected(again.reply()).code()).isEqualTo(ChatSession.TURN_ENDED);
   }
 
@@ -295,9 +296,9 @@ class ChatSessionTest {
     } finally {
       mock.reconfigure(mock.settings().withTokens(40));
     }
-    assertThat(frames).anyMatch(f -> f.event() instanceof TurnEvent.RunFailed failed && failed.code().equals("MODEL_UNAVAILABLE"));
-    assertThat(frames).anyMatch(f -> f.event() instanceof TurnEvent.RunCompleted);
-    assertThat(frames.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+    assertThat(frames).anyMatch(f -> f.event() instanceof StreamEvent.RunFailed failed && failed.code().equals("MODEL_UNAVAILABLE"));
+    assertThat(frames).anyMatch(f -> f.event() instanceof StreamEvent.RunCompleted);
+    assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
     List<RunOutcome> runs = session.getState().turns().getFirst().outcome().runs();
     assertThat(runs).extracting(RunOutcome::model, RunOutcome::status).containsExactly(
         org.assertj.core.groups.Tuple.tuple("slow", RunOutcome.Status.COMPLETED),
@@ -322,9 +323,9 @@ class ChatSessionTest {
     } finally {
       mock.reconfigure(mock.settings().withTimeToFirstToken(Duration.ofMillis(20)));
     }
-    assertThat(frames).anyMatch(f -> f.event() instanceof TurnEvent.RunFailed failed
+    assertThat(frames).anyMatch(f -> f.event() instanceof StreamEvent.RunFailed failed
         && failed.code().equals("MODEL_TIMEOUT"));
-    assertThat(frames.getLast().event()).isInstanceOf(TurnEvent.Failed.class);
+    assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Failed.class);
   }
 
   @Test
@@ -332,8 +333,8 @@ class ChatSessionTest {
     newSession("");
     open();
     TurnFrame terminal = read(start("hello", null, List.of("broken"))).untilTerminal().getLast();
-    assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
-    assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo("ALL_RUNS_FAILED");
+    assertThat(terminal.event()).isInstanceOf(TurnEnding.Failed.class);
+    assertThat(((TurnEnding.Failed) terminal.event()).code()).isEqualTo("ALL_RUNS_FAILED");
     assertThat(session.getState().turns().getFirst().status()).isEqualTo(TurnStatus.FAILED);
   }
 
@@ -352,7 +353,7 @@ class ChatSessionTest {
       assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
       return null;
     });
-    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
+    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
   }
 
   /** As when the HTTP node's ask timed out: the reply, and the stream in it, reached nobody. */
@@ -367,7 +368,7 @@ class ChatSessionTest {
       assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.CANCELLED);
       return null;
     });
-    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("disconnected"));
+    assertThat(join(turnId, 0).untilTerminal().getLast().event()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
   }
 
   @Test
@@ -387,7 +388,7 @@ class ChatSessionTest {
       long lastSeen = seen.getLast().id();
       List<TurnFrame> rest = join(turnId, lastSeen).untilTerminal();
       assertThat(rest.getFirst().id()).isEqualTo(lastSeen + 1);
-      assertThat(rest.getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+      assertThat(rest.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
       for (int i = 1; i < rest.size(); i++) {
         assertThat(rest.get(i).id()).isEqualTo(rest.get(i - 1).id() + 1);
       }
@@ -401,7 +402,7 @@ class ChatSessionTest {
     newSession("");
     open();
     read(start("hello", null, List.of())).untilTerminal();
-    var close = session.<ChatSession.Reply>runCommand(r -> new ChatSession.Close("closed", r));
+    var close = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r));
     assertThat(close.event()).isInstanceOf(ChatSession.SessionClosed.class);
     SessionSummary summary = ((ChatSession.SessionClosed) close.event()).summary();
     assertThat(summary.turns()).isEqualTo(1);
@@ -409,10 +410,10 @@ class ChatSessionTest {
     assertThat(summary.usageByModel().get("offline/offline").completionTokens()).isPositive();
 
     assertThat(rejected(start("more", null, List.of()).reply()).code()).isEqualTo(ChatSession.SESSION_CLOSED);
-    var view = (ChatSession.SessionReply) session.<ChatSession.Reply>runCommand(ChatSession.Get::new).reply();
+    var view = (ChatSession.SessionReply) session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply();
     assertThat(view.session().status()).isEqualTo(SessionStatus.CLOSED);
     assertThat(view.session().messages()).hasSize(2);
-    var again = session.<ChatSession.Reply>runCommand(r -> new ChatSession.Close("closed", r));
+    var again = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r));
     assertThat(again.hasNoEvents()).isTrue();
     assertThat(again.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }
@@ -422,10 +423,10 @@ class ChatSessionTest {
     newSession("");
     open();
     TurnStreamProbe stream = read(start("slow", null, List.of("slow")));
-    TestProbe<ChatSession.Reply> closer = testKit.createTestProbe();
+    TestProbe<ChatSession.SessionAnswer> closer = testKit.createTestProbe();
     session.runCommand(new ChatSession.Close("closed", closer.getRef()));
-    assertThat(stream.untilTerminal().getLast().event()).isEqualTo(new TurnEvent.Cancelled("session_closed"));
-    ChatSession.Reply reply = closer.expectMessageClass(ChatSession.Reply.class, WAIT);
+    assertThat(stream.untilTerminal().getLast().event()).isEqualTo(new TurnEnding.Cancelled("session_closed"));
+    ChatSession.SessionAnswer reply = closer.expectMessageClass(ChatSession.SessionAnswer.class, WAIT);
     assertThat(((ChatSession.SessionReply) reply).session().status()).isEqualTo(SessionStatus.CLOSED);
     assertThat(session.getState().turns().getFirst().status()).isEqualTo(TurnStatus.CANCELLED);
   }
@@ -434,13 +435,13 @@ class ChatSessionTest {
   void deletingPurgesTheJournalAndTheIdIsNotReused() {
     newSession("");
     open();
-    var delete = session.<ChatSession.Reply>runCommand(ChatSession.Delete::new);
+    var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(delete.reply()).isInstanceOf(ChatSession.Done.class);
     assertThat(delete.event()).isInstanceOf(ChatSession.SessionDeleted.class);
     assertThat(purger.purged).containsExactly(ChatSession.persistenceId(sessionId).id() + "<2");
-    assertThat(rejected(session.<ChatSession.Reply>runCommand(ChatSession.Get::new).reply()).code())
+    assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    var reopen = session.<ChatSession.Reply>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
+    var reopen = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
     assertThat(rejected(reopen.reply()).code()).isEqualTo(ChatSession.SESSION_EXISTS);
   }
 
@@ -460,9 +461,9 @@ class ChatSessionTest {
     assertThat(turn.endCode()).isEqualTo(ChatSession.INTERRUPTED);
     TurnFrame terminal = join(turnId, 7).next();
     assertThat(terminal.id()).isEqualTo(TurnFrame.LOST_LAYOUT_TERMINAL_ID);
-    assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
-    assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);
-    var afterTheEnd = session.<ChatSession.Reply>runCommand(r ->
+    assertThat(terminal.event()).isInstanceOf(TurnEnding.Failed.class);
+    assertThat(((TurnEnding.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);
+    var afterTheEnd = session.<ChatSession.TurnAnswer>runCommand(r ->
         new ChatSession.JoinTurn(turnId, TurnFrame.LOST_LAYOUT_TERMINAL_ID, r)).reply();
     assertThat(((ChatSession.TurnReply) afterTheEnd).nothingFollows())
         .as("a client resuming after the terminal frame is told nothing follows, so it stops reconnecting").isTrue();
@@ -481,7 +482,7 @@ class ChatSessionTest {
 
     assertThat(next.reply()).isInstanceOf(ChatSession.TurnReply.class);
     assertThat(turnId(next)).isNotEqualTo(cut);
-    assertThat(read(next).untilTerminal().getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+    assertThat(read(next).untilTerminal().getLast().event()).isInstanceOf(TurnEnding.Completed.class);
     assertThat(session.getState().turn(cut).orElseThrow().endCode()).isEqualTo(ChatSession.INTERRUPTED);
   }
 }

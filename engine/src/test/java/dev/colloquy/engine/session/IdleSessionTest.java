@@ -98,7 +98,7 @@ class IdleSessionTest {
     var idle = entity("colloquy.session.idle-timeout = 1ms");
     open(idle);
 
-    var closed = idle.<ChatSession.Reply>runCommand(ChatSession.CloseIfIdle::new);
+    var closed = idle.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
 
     assertThat(closed.events()).hasSize(1);
     ChatSession.SessionClosed event = (ChatSession.SessionClosed) closed.events().getFirst();
@@ -107,13 +107,13 @@ class IdleSessionTest {
     assertThat(event.summary().durationMs()).as("billed up to the idle deadline, not to when the reaper came").isEqualTo(1);
     assertThat(event.at()).isEqualTo(event.summary().openedAt().plusMillis(1));
     assertThat(closed.state().status()).isEqualTo(SessionStatus.CLOSED);
-    var again = idle.<ChatSession.Reply>runCommand(ChatSession.CloseIfIdle::new);
+    var again = idle.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
     assertThat(again.events()).isEmpty();
     assertThat(again.reply()).isInstanceOf(ChatSession.Rejected.class);
 
     var recent = entity("colloquy.session.idle-timeout = 1h");
     open(recent);
-    var refused = recent.<ChatSession.Reply>runCommand(ChatSession.CloseIfIdle::new);
+    var refused = recent.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
     assertThat(refused.events()).isEmpty();
     assertThat(refused.reply()).isInstanceOf(ChatSession.Rejected.class);
     assertThat(refused.state().open()).isTrue();
@@ -125,7 +125,7 @@ class IdleSessionTest {
   }
 
   private static void open(EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> entity) {
-    var opened = entity.<ChatSession.Reply>runCommand(replyTo ->
+    var opened = entity.<ChatSession.SessionAnswer>runCommand(replyTo ->
         new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), replyTo));
     assertThat(opened.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }

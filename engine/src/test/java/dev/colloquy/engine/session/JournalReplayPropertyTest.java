@@ -56,12 +56,12 @@ class JournalReplayPropertyTest {
     List<String> keys = List.of("k1", "k2", "k3");
     for (int i = 0; i < COMMANDS; i++) {
       switch (random.nextInt(8)) {
-        case 0 -> session.<ChatSession.Reply>runCommand(r -> new ChatSession.Open("default", "persona " + seed,
+        case 0 -> session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", "persona " + seed,
             JsonNodeFactory.instance.objectNode().put("seed", seed), r));
         case 1, 2, 3 -> {
           String key = random.nextBoolean() ? keys.get(random.nextInt(keys.size())) : null;
           String message = random.nextInt(10) == 0 ? " " : "message " + random.nextInt(1000);
-          var result = session.<ChatSession.Reply>runCommand(r ->
+          var result = session.<ChatSession.TurnAnswer>runCommand(r ->
               new ChatSession.StartTurn(message, null, key, List.of(), "trace", r));
           if (result.reply() instanceof ChatSession.TurnReply turn) {
             turnIds.add(turn.turnId());
@@ -71,15 +71,15 @@ class JournalReplayPropertyTest {
         case 4 -> {
           String turnId = turnIds.isEmpty() || random.nextBoolean() ? UUID.randomUUID().toString()
               : turnIds.get(random.nextInt(turnIds.size()));
-          session.<ChatSession.Reply>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
+          session.<ChatSession.TurnAnswer>runCommand(r -> new ChatSession.CancelTurn(turnId, r));
         }
-        case 5 -> session.<ChatSession.Reply>runCommand(r -> new ChatSession.Close("closed", r));
+        case 5 -> session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r));
         case 6 -> {
           if (random.nextInt(4) == 0) {
-            session.<ChatSession.Reply>runCommand(ChatSession.Delete::new);
+            session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
           }
         }
-        default -> session.<ChatSession.Reply>runCommand(ChatSession.Get::new);
+        default -> session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new);
       }
     }
     SessionState live = session.getState();

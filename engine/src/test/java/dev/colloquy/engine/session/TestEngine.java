@@ -6,6 +6,7 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.JournalPurger;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ChatModel;

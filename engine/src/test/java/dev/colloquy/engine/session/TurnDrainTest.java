@@ -10,8 +10,9 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.time.Duration;
@@ -66,14 +67,14 @@ class TurnDrainTest {
     services = TestEngine.services(settings, Map.of("slow", http), new EmptyKnowledgeBase(), new TestEngine.RecordingPurger());
     session = EventSourcedBehaviorTestKit.create(testKit.system(),
         ChatSession.create(UUID.randomUUID().toString(), services, null));
-    session.<ChatSession.Reply>runCommand(replyTo ->
+    session.<ChatSession.SessionAnswer>runCommand(replyTo ->
         new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), replyTo));
   }
 
   private record Started(String turnId, TurnStreamProbe stream) {}
 
   private Started startTurn(String message) {
-    ChatSession.Reply reply = session.<ChatSession.Reply>runCommand(replyTo -> new ChatSession.StartTurn(
+    ChatSession.TurnAnswer reply = session.<ChatSession.TurnAnswer>runCommand(replyTo -> new ChatSession.StartTurn(
         message, null, null, List.of("slow"), "trace", replyTo)).reply();
     return new Started(((ChatSession.TurnReply) reply).turnId(), TurnStreamProbe.read(testKit, reply));
   }
@@ -92,7 +93,7 @@ class TurnDrainTest {
     TurnFrame frame;
     do {
       frame = stream.next(WAIT);
-    } while (!(frame.event() instanceof TurnEvent.Token));
+    } while (!(frame.event() instanceof StreamEvent.Token));
   }
 
   @Test
@@ -105,13 +106,13 @@ class TurnDrainTest {
     awaitFirstToken(probe);
 
     var drained = services.turns().drain(Duration.ofSeconds(10), Duration.ofSeconds(5)).toCompletableFuture();
-    var refused = session.<ChatSession.Reply>runCommand(replyTo -> new ChatSession.StartTurn(
+    var refused = session.<ChatSession.TurnAnswer>runCommand(replyTo -> new ChatSession.StartTurn(
         "one more", null, null, List.of("slow"), "trace", replyTo));
 
     assertThat(refused.reply()).isEqualTo(new ChatSession.Rejected(ChatSession.SHUTTING_DOWN,
         "This node is shutting down and takes no new turns; try again in a moment", null));
     assertThat(refused.hasNoEvents()).isTrue();
-    assertThat(untilTerminal(probe).getLast().event()).isInstanceOf(TurnEvent.Completed.class);
+    assertThat(untilTerminal(probe).getLast().event()).isInstanceOf(TurnEnding.Completed.class);
     assertThat(drained.get(10, TimeUnit.SECONDS)).isZero();
     assertThat(session.getState().turn(turnId).orElseThrow().status()).isEqualTo(TurnStatus.COMPLETED);
   }
@@ -132,8 +133,8 @@ class TurnDrainTest {
     assertThat(interrupted).isEqualTo(1);
     assertThat(services.turns().count()).isZero();
     TurnFrame terminal = untilTerminal(probe).getLast();
-    assertThat(terminal.event()).isInstanceOf(TurnEvent.Failed.class);
-    assertThat(((TurnEvent.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);
+    assertThat(terminal.event()).isInstanceOf(TurnEnding.Failed.class);
+    assertThat(((TurnEnding.Failed) terminal.event()).code()).isEqualTo(ChatSession.INTERRUPTED);
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
     TurnRecord turn = session.getState().turn(turnId).orElseThrow();
     assertThat(turn.status()).isEqualTo(TurnStatus.FAILED);

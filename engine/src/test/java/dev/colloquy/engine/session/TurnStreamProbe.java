@@ -2,7 +2,7 @@ package dev.colloquy.engine.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.TurnFrame;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ final class TurnStreamProbe {
   }
 
   /** Starts reading the stream of a reply that must be a turn reply with a stream. */
-  static TurnStreamProbe read(ActorTestKit testKit, ChatSession.Reply reply) {
+  static TurnStreamProbe read(ActorTestKit testKit, ChatSession.TurnAnswer reply) {
     assertThat(reply).isInstanceOf(ChatSession.TurnReply.class);
     ChatSession.TurnReply turn = (ChatSession.TurnReply) reply;
     assertThat(turn.frames()).as("the reply carries a stream").isNotNull();

@@ -2,16 +2,20 @@ package dev.colloquy.engine.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionSummary;
-import dev.colloquy.engine.turn.TurnEvent;
-import dev.colloquy.engine.turn.TurnFrame;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import java.time.Instant;
@@ -20,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
 import org.apache.pekko.stream.SourceRef;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
@@ -68,17 +74,17 @@ class WireSerializationTest {
 
   @Test
   void everyStreamElementRoundTrips() {
-    List<TurnEvent> events = List.of(
-        new TurnEvent.Started(List.of("r1", "r2")),
-        new TurnEvent.Retrieved(List.of(CITATION), 0.66),
-        new TurnEvent.Token("r1", "\u2028 \r\n\u0000 token"),
-        new TurnEvent.GapFound(GAP),
-        new TurnEvent.RunCompleted(RUN),
-        new TurnEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
-        new TurnEvent.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
-        new TurnEvent.Failed("ALL_RUNS_FAILED", "all failed"),
-        new TurnEvent.Cancelled("disconnected"));
-    for (TurnEvent event : events) {
+    List<StreamEvent> events = List.of(
+        new StreamEvent.Started(List.of("r1", "r2")),
+        new StreamEvent.Retrieved(List.of(CITATION), 0.66),
+        new StreamEvent.Token("r1", "\u2028 \r\n\u0000 token"),
+        new StreamEvent.GapFound(GAP),
+        new StreamEvent.RunCompleted(RUN),
+        new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
+        new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
+        new TurnEnding.Cancelled("disconnected"));
+    for (StreamEvent event : events) {
       roundTrips(new TurnFrame(7, "s1", "t1", "trace", event));
     }
   }
@@ -99,8 +105,8 @@ class WireSerializationTest {
   @Test
   void aTurnReplyCarriesItsStreamAsASourceRefThatStillStreamsAfterTheRoundTrip() throws Exception {
     List<TurnFrame> frames = List.of(
-        new TurnFrame(1, "s1", "t1", "trace", new TurnEvent.Token("r1", "one")),
-        new TurnFrame(2, "s1", "t1", "trace", new TurnEvent.Cancelled("cancelled")));
+        new TurnFrame(1, "s1", "t1", "trace", new StreamEvent.Token("r1", "one")),
+        new TurnFrame(2, "s1", "t1", "trace", new TurnEnding.Cancelled("cancelled")));
     SourceRef<TurnFrame> stream = Source.from(frames).runWith(StreamRefs.sourceRef(), testKit.system());
     ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2, stream);
 
@@ -123,7 +129,36 @@ class WireSerializationTest {
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
-        new ChatSession.SessionDeleted(AT));
+        new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)));
     events.forEach(WireSerializationTest::roundTrips);
+  }
+
+  /** A deletion as journaled before it carried the session's summary: its type id and its one field. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("SessionDeleted")
+  record SessionDeletedWithoutSummary(Instant at) implements CborSerializable {}
+
+  @Test
+  void aDeletionJournaledBeforeItCarriedTheSummaryStillReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.SessionDeleted.class);
+    byte[] journaled = serializer.toBinary(new SessionDeletedWithoutSummary(AT));
+    String manifest = serializer.manifest(new ChatSession.SessionDeleted(AT, null));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.SessionDeleted(AT, null));
+  }
+
+  @Test
+  void aJournaledEndingReadsBackAsTheEndingTheSupervisorReported() {
+    List<TurnEnding> endings = List.of(TurnEnding.Completed.of("m1", OUTCOME),
+        new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"), TurnEnding.Failed.interrupted("stopped"),
+        new TurnEnding.Cancelled("disconnected"));
+    for (TurnEnding ending : endings) {
+      ChatSession.TurnEnded journaled = ChatSession.TurnEnded.of("t1", ending, OUTCOME, AT);
+      ChatSession.TurnEnded read = (ChatSession.TurnEnded) serialization.verifySerialization(journaled, true);
+      assertThat(read.ending()).isEqualTo(ending);
+    }
   }
 }

@@ -2,11 +2,11 @@ package dev.colloquy.persistence.readside;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.session.ChatSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -60,15 +60,11 @@ final class ReadModelUpdates {
     update("UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ?", time(e.at()));
   }
 
-  /** The answers as the session shows them: the first completed run under the turn's message id, further ones under their run id. */
+  /** The answers as the session shows them. */
   private void completed(ChatSession.TurnCompleted e) throws SQLException {
-    boolean first = true;
-    for (RunOutcome run : e.outcome().runs()) {
-      if (run.completed()) {
-        message(first ? e.messageId() : run.runId(), e.turnId(), "assistant", run.text(), run.provider(), run.model(),
-            e.at());
-        first = false;
-      }
+    for (TurnOutcome.Answer answer : e.outcome().answers(e.messageId())) {
+      RunOutcome run = answer.run();
+      message(answer.messageId(), e.turnId(), "assistant", run.text(), run.provider(), run.model(), e.at());
     }
     turnEnded(e.outcome(), e.at());
   }
@@ -95,23 +91,39 @@ final class ReadModelUpdates {
   private void closed(ChatSession.SessionClosed e) throws SQLException {
     execute("UPDATE sessions SET status = 'closed', closed_at = ?, close_reason = ? WHERE session_id = ?",
         time(e.at()), e.reason(), sessionId);
-    SessionSummary summary = e.summary();
+    sessionEnd(e.reason(), e.summary(), e.at(), "");
+  }
+
+  /** The billing record of a session's end, from its summary; {@code condition} narrows which session rows get one. */
+  private void sessionEnd(String reason, SessionSummary summary, Instant at, String condition) throws SQLException {
     Usage total = summary.usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
     execute("""
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, completed_turns,
           prompt_tokens, completion_tokens, cost_usd, duration_ms, usage_by_model)
-        SELECT ?, 'session_end', tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?
-        ON CONFLICT (session_id, kind) DO NOTHING""",
-        sessionId, time(e.at()), e.reason(), summary.turns(), summary.completedTurns(), total.promptTokens(),
+        SELECT ?, 'session_end', tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?"""
+        + condition + " ON CONFLICT (session_id, kind) DO NOTHING",
+        sessionId, time(at), reason, summary.turns(), summary.completedTurns(), total.promptTokens(),
         total.completionTokens(), total.costUsd(), summary.durationMs(), usageJson(summary), sessionId);
   }
 
   /**
    * A deleted session keeps a row marked deleted, without its title, so that it is not listed;
    * its messages and usage go. Billing records stay: what was used was used. A session deleted while
-   * open gets its {@code session_end} now, with reason {@code deleted} and the totals it had.
+   * open gets its {@code session_end} now, with reason {@code deleted} and the summary its event
+   * carries; an event journaled before it carried one is billed from the read tables' totals.
    */
   private void deleted(ChatSession.SessionDeleted e) throws SQLException {
+    if (e.summary() != null) {
+      sessionEnd("deleted", e.summary(), e.at(), " AND status = 'open'");
+    } else {
+      sessionEndFromTotals(e.at());
+    }
+    execute("DELETE FROM messages WHERE session_id = ?", sessionId);
+    execute("DELETE FROM session_usage WHERE session_id = ?", sessionId);
+    execute("UPDATE sessions SET status = 'deleted', title = NULL WHERE session_id = ?", sessionId);
+  }
+
+  private void sessionEndFromTotals(Instant at) throws SQLException {
     execute("""
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, prompt_tokens,
           completion_tokens, cost_usd, duration_ms, usage_by_model)
@@ -123,10 +135,7 @@ final class ReadModelUpdates {
             FROM session_usage u WHERE u.session_id = s.session_id), '{}'::jsonb)
         FROM sessions s WHERE s.session_id = ? AND s.status = 'open'
         ON CONFLICT (session_id, kind) DO NOTHING""",
-        time(e.at()), time(e.at()), sessionId);
-    execute("DELETE FROM messages WHERE session_id = ?", sessionId);
-    execute("DELETE FROM session_usage WHERE session_id = ?", sessionId);
-    execute("UPDATE sessions SET status = 'deleted', title = NULL WHERE session_id = ?", sessionId);
+        time(at), time(at), sessionId);
   }
 
   private void message(String messageId, String turnId, String role, String content, String provider, String model,

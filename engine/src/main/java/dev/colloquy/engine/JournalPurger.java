@@ -1,4 +1,4 @@
-package dev.colloquy.engine.session;
+package dev.colloquy.engine;
 
 import java.util.concurrent.CompletionStage;
 

@@ -1,9 +1,9 @@
-package dev.colloquy.engine.turn;
+package dev.colloquy.engine.domain;
 
 import dev.colloquy.engine.CborSerializable;
 
 /** One event of a turn's stream with its per-turn id (1, 2, 3 …) and the ids every frame carries. */
-public record TurnFrame(long id, String sessionId, String turnId, String traceId, TurnEvent event)
+public record TurnFrame(long id, String sessionId, String turnId, String traceId, StreamEvent event)
     implements CborSerializable {
 
   /**

@@ -1,0 +1,43 @@
+package dev.colloquy.engine.domain;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.colloquy.engine.CborSerializable;
+import java.util.List;
+
+/**
+ * The canonical events of a turn's stream (API.md), each carried by a {@link TurnFrame}; dialects map
+ * them to their own frames. The last is always the turn's {@link TurnEnding}. The type names are
+ * part of the wire format between nodes: renaming one needs a migration.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = StreamEvent.Started.class, name = "Started"),
+  @JsonSubTypes.Type(value = StreamEvent.Retrieved.class, name = "Retrieved"),
+  @JsonSubTypes.Type(value = StreamEvent.Token.class, name = "Token"),
+  @JsonSubTypes.Type(value = StreamEvent.GapFound.class, name = "GapFound"),
+  @JsonSubTypes.Type(value = StreamEvent.RunCompleted.class, name = "RunCompleted"),
+  @JsonSubTypes.Type(value = StreamEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = TurnEnding.Completed.class, name = "Completed"),
+  @JsonSubTypes.Type(value = TurnEnding.Failed.class, name = "Failed"),
+  @JsonSubTypes.Type(value = TurnEnding.Cancelled.class, name = "Cancelled")
+})
+public sealed interface StreamEvent extends CborSerializable permits StreamEvent.Started, StreamEvent.Retrieved,
+    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, TurnEnding {
+
+  default boolean terminal() {
+    return false;
+  }
+
+  record Started(List<String> runIds) implements StreamEvent {}
+
+  record Retrieved(List<Citation> citations, double confidence) implements StreamEvent {}
+
+  record Token(String runId, String text) implements StreamEvent {}
+
+  record GapFound(Gap gap) implements StreamEvent {}
+
+  record RunCompleted(RunOutcome run) implements StreamEvent {}
+
+  record RunFailed(String runId, String code, String message) implements StreamEvent {}
+}
