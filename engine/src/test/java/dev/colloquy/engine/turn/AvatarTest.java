@@ -1,0 +1,89 @@
+package dev.colloquy.engine.turn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.model.ModelException;
+import dev.colloquy.engine.model.TokenUsage;
+import java.time.Duration;
+import java.util.List;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** One model run with a probe for its supervisor and a model the test speaks for. */
+class AvatarTest {
+
+  private static final ActorTestKit testKit = ActorTestKit.create();
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private final ScriptedModel model = new ScriptedModel();
+  private final TestProbe<TurnSupervisor.Command> supervisor = testKit.createTestProbe();
+
+  @AfterAll
+  static void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  private static LlmSettings llm(String overrides) {
+    return ColloquySettings.create(ConfigFactory.parseString(overrides)
+        .withFallback(ConfigFactory.defaultReference()).resolve()).llm();
+  }
+
+  private ActorRef<Avatar.Command> run(LlmSettings llm) {
+    ChatRequest request = new ChatRequest("m", List.of(), List.of());
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, llm, supervisor.ref()));
+  }
+
+  @Test
+  void aRunForwardsItsTokensAndReportsItsTextAndUsageWhenTheModelIsDone() throws Exception {
+    ActorRef<Avatar.Command> avatar = run(llm(""));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("one ");
+    call.listener().onToken("two");
+    call.listener().onComplete(new TokenUsage(4, 2));
+
+    assertThat(supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT).text()).isEqualTo("one ");
+    assertThat(supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT).text()).isEqualTo("two");
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.COMPLETED);
+    assertThat(outcome.text()).isEqualTo("one two");
+    assertThat(outcome.provider()).isEqualTo("scripted");
+    assertThat(outcome.usage().totalTokens()).isEqualTo(6);
+    supervisor.expectTerminated(avatar, WAIT);
+  }
+
+  @Test
+  void aModelSilentPastTheFirstTokenTimeoutFailsTheRunAndHasItsCallCancelled() throws Exception {
+    run(llm("colloquy.llm.first-token-timeout = 200ms"));
+    ScriptedModel.Call call = model.nextCall();
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+    assertThat(outcome.errorCode()).isEqualTo(ModelException.TIMEOUT);
+    assertThat(call.cancelled()).isTrue();
+  }
+
+  @Test
+  void aCancelledRunReportsTheTextItHadProduced() throws Exception {
+    ActorRef<Avatar.Command> avatar = run(llm(""));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("so far");
+    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
+
+    avatar.tell(new Avatar.Cancel());
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.CANCELLED);
+    assertThat(outcome.text()).isEqualTo("so far");
+    assertThat(call.cancelled()).isTrue();
+  }
+}
