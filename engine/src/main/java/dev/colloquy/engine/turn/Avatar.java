@@ -135,7 +135,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
         new TurnSupervisor.RunEnded(
             runIndex,
             new RunOutcome(run.runId(), model.provider(), run.model(), status, text.toString(),
-                Usage.of(tokens, cost), latencyMs, code, message)));
+                new Usage(tokens.promptTokens(), tokens.completionTokens(), cost), latencyMs, code, message)));
     return Behaviors.stopped();
   }
 }
