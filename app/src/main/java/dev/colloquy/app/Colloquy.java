@@ -12,6 +12,9 @@ import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
+import dev.colloquy.engine.tenant.TenantConfig;
+import dev.colloquy.engine.tenant.TenantConfiguration;
+import dev.colloquy.engine.tenant.TenantLimiter;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
@@ -20,6 +23,9 @@ import dev.colloquy.http.OpenStreams;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
+import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.tenant.TenantConfigRoutes;
+import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
@@ -97,6 +103,11 @@ public final class Colloquy implements AutoCloseable {
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production());
       ChatSession.init(system, services);
+      TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
+          settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
+      TenantLimiter.init(system, settings.limits().streamLease());
+      TenantConfigs tenantConfigs = new TenantConfigs(system, settings.http().askTimeout());
+      TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
       IdleSessionReaper.init(system, sessionsTable, settings.session());
@@ -107,7 +118,9 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
-          operations.observability(!settings.production()), () -> !turns.draining());
+          operations.observability(!settings.production()), () -> !turns.draining(),
+          traceId -> tenantConfigRoutes.route(SessionRoutes.DEFAULT_TENANT, traceId),
+          new Cors(settings.cors(), tenantConfigs));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(new OpenStreams(streams).track(routes.route()))

@@ -11,7 +11,9 @@ public record ColloquySettings(
     SessionSettings session,
     KnowledgeSettings knowledge,
     AdminSettings admin,
-    ShutdownSettings shutdown) {
+    ShutdownSettings shutdown,
+    LimitsSettings limits,
+    CorsSettings cors) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -24,7 +26,9 @@ public record ColloquySettings(
         SessionSettings.create(reader),
         KnowledgeSettings.create(reader),
         AdminSettings.create(reader),
-        ShutdownSettings.create(reader));
+        ShutdownSettings.create(reader),
+        LimitsSettings.create(reader),
+        CorsSettings.create(reader));
   }
 
   public boolean production() {

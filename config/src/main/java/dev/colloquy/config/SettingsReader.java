@@ -44,7 +44,14 @@ final class SettingsReader {
           Map.entry("colloquy.knowledge.rerank.base-url", "COLLOQUY_RERANK_BASE_URL"),
           Map.entry("colloquy.knowledge.rerank.api-key", "COLLOQUY_RERANK_API_KEY"),
           Map.entry("colloquy.knowledge.rerank.model", "COLLOQUY_RERANK_MODEL"),
-          Map.entry("colloquy.knowledge.ingestion.max-upload", "COLLOQUY_MAX_UPLOAD"));
+          Map.entry("colloquy.knowledge.ingestion.max-upload", "COLLOQUY_MAX_UPLOAD"),
+          Map.entry("colloquy.limits.turns-per-minute", "COLLOQUY_RATE_LIMIT_TURNS_PER_MINUTE"),
+          Map.entry("colloquy.limits.requests-per-minute", "COLLOQUY_RATE_LIMIT_REQUESTS_PER_MINUTE"),
+          Map.entry("colloquy.limits.max-open-sessions", "COLLOQUY_MAX_SESSIONS_PER_TENANT"),
+          Map.entry("colloquy.limits.monthly-token-budget", "COLLOQUY_MONTHLY_TOKEN_BUDGET"),
+          Map.entry("colloquy.limits.max-concurrent-streams", "COLLOQUY_MAX_CONCURRENT_STREAMS"),
+          Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
+          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"));
 
   private final Config config;
 
@@ -84,6 +91,14 @@ final class SettingsReader {
     long value = read(key, () -> config.getBytes(key));
     if (value < min) {
       throw invalid(key, "must be at least " + min + " bytes, was " + value);
+    }
+    return value;
+  }
+
+  long longInRange(String key, long min, long max) {
+    long value = read(key, () -> config.getLong(key));
+    if (value < min || value > max) {
+      throw invalid(key, "must be between " + min + " and " + max + ", was " + value);
     }
     return value;
   }

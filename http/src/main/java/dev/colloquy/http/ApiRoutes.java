@@ -1,6 +1,9 @@
 package dev.colloquy.http;
 
+import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.cors.JsonOnly;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
@@ -36,15 +39,26 @@ public final class ApiRoutes extends AllDirectives {
   private final MetricsRoutes metrics;
   private final JournalGate journalGate;
   private final ShutdownGate shutdownGate;
+  private final java.util.function.Function<String, Route> tenantConfig;
+  private final Cors cors;
+  private final JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       Route knowledge) {
     this(sessions, sessionList, journal, health, knowledge, Observability.none(), () -> true);
   }
 
-  /** {@code acceptingTurns} turns false when the node begins to shut down. */
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       Route knowledge, Observability observability, BooleanSupplier acceptingTurns) {
+    this(sessions, sessionList, journal, health, knowledge, observability, acceptingTurns, null, null);
+  }
+
+  /**
+   * {@code acceptingTurns} turns false when the node begins to shut down. {@code tenantConfig} serves
+   * {@code /v1/config} for a trace id; {@code cors} lets browsers in (without it, no CORS headers are sent).
+   */
+  public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
+      Route knowledge, Observability observability, BooleanSupplier acceptingTurns, java.util.function.Function<String, Route> tenantConfig, Cors cors) {
     this.sessions = sessions;
     this.sessionList = sessionList;
     this.journal = journal;
@@ -54,17 +68,24 @@ public final class ApiRoutes extends AllDirectives {
     this.metrics = new MetricsRoutes(observability.scrape());
     this.journalGate = new JournalGate(observability.journalReachable());
     this.shutdownGate = new ShutdownGate(acceptingTurns);
+    this.tenantConfig = tenantConfig == null ? traceId -> reject() : tenantConfig;
+    this.cors = cors;
   }
 
   public Route route() {
     return extractRequest(request -> {
       String traceId = newTraceId();
-      return mapResponse(response -> ErrorCounting.count(response, observability.metrics()),
+      return mapResponse(response -> ErrorCounting.count(response, observability.metrics()), () -> browsers(traceId,
           () -> handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-              concat(health.route(), metrics.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
+              jsonOnly.route(traceId, () -> concat(health.route(), metrics.route(), openApi.route(), journal.route(),
+                  knowledge, sessionList.route(), tenantConfig.apply(traceId),
                   pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-                      () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessions.route(traceId))))))));
+                      () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessions.route(traceId))))))))));
     });
+  }
+
+  private Route browsers(String traceId, java.util.function.Supplier<Route> inner) {
+    return cors == null ? inner.get() : cors.route(traceId, inner);
   }
 
   static String newTraceId() {

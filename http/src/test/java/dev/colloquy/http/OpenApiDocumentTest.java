@@ -61,6 +61,7 @@ class OpenApiDocumentTest {
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/cancel", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/journal", Set.of("get")),
+      Map.entry("/v1/config", Set.of("get", "put")),
       Map.entry("/v1/knowledge/ingest", Set.of("post")),
       Map.entry("/v1/knowledge/list", Set.of("get")),
       Map.entry("/v1/knowledge/{document_id}/status", Set.of("get")),

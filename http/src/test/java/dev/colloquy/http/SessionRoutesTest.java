@@ -316,7 +316,7 @@ class SessionRoutesTest {
     String base = "http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions/" + sessionId + "/turns";
     try {
       HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(base))
-          .POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"one more\"}")).build(), HttpResponse.BodyHandlers.ofString());
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"one more\"}")).build(), HttpResponse.BodyHandlers.ofString());
       assertError(refused, 503, "SHUTTING_DOWN");
       assertThat(refused.headers().firstValue("Retry-After")).contains("5");
       HttpResponse<String> joined = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/events"))

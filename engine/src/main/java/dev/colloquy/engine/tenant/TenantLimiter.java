@@ -1,0 +1,138 @@
+package dev.colloquy.engine.tenant;
+
+import dev.colloquy.engine.CborSerializable;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+
+/**
+ * The rate limits and stream slots of one tenant, as one sharded entity: every node's requests for
+ * the tenant meet here, so a limit holds across the cluster. Nothing is journaled: a bucket is
+ * a minute's worth of state and a write per request would cost more than the request; when the entity
+ * moves or restarts its buckets start full and its stream slots empty, which errs towards letting
+ * requests in for at most one minute.
+ */
+public final class TenantLimiter {
+
+  public static final EntityTypeKey<Command> ENTITY_KEY = EntityTypeKey.create(Command.class, "TenantLimiter");
+
+  public static final String RATE_LIMITED = "RATE_LIMITED";
+  public static final String QUOTA_EXCEEDED = "QUOTA_EXCEEDED";
+
+  // ---- commands ----
+
+  public sealed interface Command extends CborSerializable {}
+
+  /** One token from the bucket named {@code key}, whose rate is {@code perMinute}. */
+  public record Take(String key, int perMinute) implements CborSerializable {}
+
+  /**
+   * Take every token, and a stream slot when {@code streamId} is set, or nothing at all: a refused
+   * request uses up none of its limits.
+   */
+  public record Acquire(List<Take> takes, String streamId, int maxStreams, ActorRef<Verdict> replyTo)
+      implements Command {}
+
+  /** The stream has ended; its slot is free. */
+  public record ReleaseStream(String streamId) implements Command {}
+
+  // ---- replies ----
+
+  public sealed interface Verdict extends CborSerializable {}
+
+  public record Allowed() implements Verdict {}
+
+  public record Refused(String code, String message, long retryAfterSeconds) implements Verdict {}
+
+  private TenantLimiter() {}
+
+  /** {@code streamLease}: how long a slot is held when its release never comes (its node died). */
+  public static Behavior<Command> create(Duration streamLease, LongSupplier clockMillis) {
+    return Behaviors.setup(context -> new Limits(streamLease.toMillis(), clockMillis).behavior());
+  }
+
+  public static ActorRef<ShardingEnvelope<Command>> init(ActorSystem<?> system, Duration streamLease) {
+    return ClusterSharding.get(system)
+        .init(Entity.of(ENTITY_KEY, entity -> create(streamLease, System::currentTimeMillis)));
+  }
+
+  /** The mutable state of one tenant's entity; it lives and dies with the actor. */
+  private static final class Limits {
+
+    /** Buckets untouched for a minute are full again, as good as absent; past this many they are dropped. */
+    private static final int PRUNE_ABOVE = 1_000;
+
+    private final long streamLeaseMillis;
+    private final LongSupplier clock;
+    private final Map<String, TokenBucket> buckets = new HashMap<>();
+    /** Open streams by id, with when their slot lapses. */
+    private final Map<String, Long> streams = new HashMap<>();
+
+    Limits(long streamLeaseMillis, LongSupplier clock) {
+      this.streamLeaseMillis = streamLeaseMillis;
+      this.clock = clock;
+    }
+
+    Behavior<Command> behavior() {
+      return Behaviors.receive(Command.class)
+          .onMessage(Acquire.class, acquire -> {
+            acquire.replyTo().tell(acquire(acquire, clock.getAsLong()));
+            return Behaviors.same();
+          })
+          .onMessage(ReleaseStream.class, release -> {
+            streams.remove(release.streamId());
+            return Behaviors.same();
+          })
+          .build();
+    }
+
+    private Verdict acquire(Acquire acquire, long now) {
+      if (buckets.size() > PRUNE_ABOVE) {
+        buckets.values().removeIf(bucket -> now - bucket.updatedAtMillis() >= TokenBucket.REFILL_MILLIS);
+      }
+      long wait = 0;
+      Map<String, TokenBucket> refilled = new HashMap<>();
+      for (Take take : acquire.takes()) {
+        TokenBucket bucket = buckets.getOrDefault(take.key(), TokenBucket.full(take.perMinute(), now))
+            .refilled(take.perMinute(), now);
+        refilled.put(take.key(), bucket);
+        if (!bucket.hasToken()) {
+          wait = Math.max(wait, bucket.secondsUntilToken(take.perMinute()));
+        }
+      }
+      buckets.putAll(refilled);
+      if (wait > 0) {
+        return new Refused(RATE_LIMITED, "Too many requests; try again in " + wait + " s", wait);
+      }
+      if (acquire.streamId() != null) {
+        expireStreams(now);
+        if (!streams.containsKey(acquire.streamId()) && streams.size() >= acquire.maxStreams()) {
+          return new Refused(QUOTA_EXCEEDED,
+              "The tenant has " + acquire.maxStreams() + " streams open, its limit; try again when one ends", 1);
+        }
+        streams.put(acquire.streamId(), now + streamLeaseMillis);
+      }
+      refilled.forEach((key, bucket) -> buckets.put(key, bucket.taken()));
+      return new Allowed();
+    }
+
+    private void expireStreams(long now) {
+      for (Iterator<Long> lapses = streams.values().iterator(); lapses.hasNext(); ) {
+        if (lapses.next() <= now) {
+          lapses.remove();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.colloquy.http.cors;
+
+import dev.colloquy.http.Errors;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * A body sent with POST, PUT or PATCH must be {@code application/json}, except multipart on the upload
+ * paths. A web page can send {@code text/plain} or a form to any site without a preflight; requiring
+ * JSON means a browser asks first, and CORS decides.
+ */
+public final class JsonOnly extends AllDirectives {
+
+  static final String UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE";
+
+  private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
+
+  private final List<String> multipartPaths;
+
+  /** {@code multipartPaths}: the paths that take {@code multipart/form-data} uploads instead. */
+  public JsonOnly(List<String> multipartPaths) {
+    this.multipartPaths = List.copyOf(multipartPaths);
+  }
+
+  public Route route(String traceId, Supplier<Route> inner) {
+    return extractRequest(request -> accepted(request) ? inner.get()
+        : complete(Errors.response(StatusCodes.UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_MEDIA_TYPE,
+            "The body must be Content-Type: application/json", traceId)));
+  }
+
+  boolean accepted(HttpRequest request) {
+    if (!WITH_BODY.contains(request.method().name()) || request.entity().isKnownEmpty()) {
+      return true;
+    }
+    var mediaType = request.entity().getContentType().mediaType();
+    if (mediaType.equals(MediaTypes.APPLICATION_JSON)) {
+      return true;
+    }
+    return mediaType.equals(MediaTypes.MULTIPART_FORM_DATA)
+        && multipartPaths.contains(request.getUri().path());
+  }
+}

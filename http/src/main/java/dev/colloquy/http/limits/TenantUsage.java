@@ -1,0 +1,13 @@
+package dev.colloquy.http.limits;
+
+import java.time.YearMonth;
+import java.util.concurrent.CompletionStage;
+
+/** What the quotas are measured against; the read side knows both. */
+public interface TenantUsage {
+
+  CompletionStage<Long> openSessions(String tenantId);
+
+  /** Model tokens (prompt and completion) the tenant's turns used in {@code month} (UTC). */
+  CompletionStage<Long> tokensUsed(String tenantId, YearMonth month);
+}
