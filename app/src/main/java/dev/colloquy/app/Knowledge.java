@@ -32,7 +32,7 @@ import javax.sql.DataSource;
  * engine's knowledge base) and the document service behind {@code /v1/knowledge}. Blocking work runs
  * on pools of its own, never on the actors' dispatcher.
  */
-final class Knowledge implements AutoCloseable {
+public final class Knowledge implements AutoCloseable {
 
   private final VectorStore store;
   private final HybridKnowledgeBase search;
@@ -53,7 +53,7 @@ final class Knowledge implements AutoCloseable {
    * @param modelEnricher rewrites chunk summaries and questions with the chat model in the background,
    *     when one is configured
    */
-  static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource,
+  public static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource,
       Optional<ChunkEnricher> modelEnricher) {
     EmbeddingModel embeddings = embeddings(settings.embedding());
     VectorStore store = store(settings, dataDir, embeddings.dimensions());
@@ -74,7 +74,7 @@ final class Knowledge implements AutoCloseable {
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
-  static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
+  public static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
     if (!llm.configured()) {
       return Optional.empty();
     }
@@ -105,7 +105,7 @@ final class Knowledge implements AutoCloseable {
     return search;
   }
 
-  KnowledgeService documents() {
+  public KnowledgeService documents() {
     return documents;
   }
 

@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import dev.colloquy.http.Json;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

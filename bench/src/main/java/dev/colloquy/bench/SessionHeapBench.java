@@ -1,6 +1,8 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.colloquy.app.Colloquy;
+import dev.colloquy.app.LiveSessions;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.http.SessionRoutes;
 import java.time.Duration;

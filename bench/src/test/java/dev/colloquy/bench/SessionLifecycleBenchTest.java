@@ -1,14 +1,14 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.colloquy.app.cli.Cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** The issue-3 benchmarks at tiny sizes on the real application, so that their code keeps working. */
 class SessionLifecycleBenchTest {
@@ -54,7 +54,7 @@ class SessionLifecycleBenchTest {
     int exitCode;
     try {
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-      exitCode = new CommandLine(new Cli())
+      exitCode = Cli.commandLine()
           .execute("bench", "journal", "--writers", "4", "--seconds", "2", "--warm-up-seconds", "1");
     } finally {
       System.setOut(stdout);

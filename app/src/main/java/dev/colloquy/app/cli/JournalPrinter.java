@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,5 +1,6 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,16 +11,23 @@ import picocli.CommandLine.Command;
     version = "colloquy 0.1.0",
     description = "A conversational engine: sharded, event-sourced chat sessions streamed over SSE.",
     subcommands = {ServeCommand.class, IngestCommand.class, ReplayCommand.class, MockLlmCommand.class,
-        BenchCommand.class, ProjectionsCommand.class})
+        ProjectionsCommand.class})
 public final class Cli {
 
   public static void main(String[] args) {
-    int exit = new CommandLine(new Cli())
+    int exit = commandLine()
         .setExecutionExceptionHandler(Cli::oneLine)
         .execute(args);
     if (exit != 0 || !ServeCommand.serving()) {
       System.exit(exit);
     }
+  }
+
+  /** The command line with every subcommand, those contributed by modules on the class path included. */
+  public static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new Cli());
+    ServiceLoader.load(ContributedCommand.class).forEach(commandLine::addSubcommand);
+    return commandLine;
   }
 
   /** A failure the user can act on is one line, not a stack trace. */

@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +7,7 @@ import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.IngestionLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.chunk.KnowledgeChunk;
+import dev.colloquy.ingestion.parse.Fixtures;
 import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
 import dev.colloquy.ingestion.embed.Vectors;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
@@ -52,18 +53,8 @@ import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
-import org.apache.poi.xwpf.usermodel.XWPFAbstractNum;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
-import org.apache.poi.xwpf.usermodel.XWPFNumbering;
 import org.apache.poi.xwpf.usermodel.XWPFParagraph;
-import org.apache.poi.xwpf.usermodel.XWPFStyle;
-import org.apache.poi.xwpf.usermodel.XWPFStyles;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.CTAbstractNum;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.CTLvl;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.CTString;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.CTStyle;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.STNumberFormat;
-import org.openxmlformats.schemas.wordprocessingml.x2006.main.STStyleType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -638,8 +629,8 @@ final class RetrievalBench implements Callable<Integer> {
         fixed.setTimeInMillis(INGESTED_AT.toEpochMilli());
         doc.getProperties().getCoreProperties().setCreated(Optional.of(fixed.getTime()));
         doc.getProperties().getCoreProperties().setCreator("colloquy bench");
-        addStyles(doc);
-        BigInteger bullets = addBulletNumbering(doc);
+        Fixtures.addStyles(doc, 2);
+        BigInteger bullets = Fixtures.addBulletNumbering(doc);
         for (Block block : blocks) {
           XWPFParagraph paragraph = doc.createParagraph();
           switch (block) {
@@ -772,35 +763,6 @@ final class RetrievalBench implements Callable<Integer> {
           content = null;
         }
       }
-    }
-
-    private static void addStyles(XWPFDocument doc) {
-      XWPFStyles styles = doc.createStyles();
-      for (int level = 1; level <= 2; level++) {
-        styles.addStyle(new XWPFStyle(style("Heading" + level, "heading " + level)));
-      }
-      styles.addStyle(new XWPFStyle(style("ListParagraph", "List Paragraph")));
-    }
-
-    private static CTStyle style(String id, String name) {
-      CTStyle style = CTStyle.Factory.newInstance();
-      style.setStyleId(id);
-      style.setType(STStyleType.PARAGRAPH);
-      CTString styleName = CTString.Factory.newInstance();
-      styleName.setVal(name);
-      style.setName(styleName);
-      return style;
-    }
-
-    private static BigInteger addBulletNumbering(XWPFDocument doc) {
-      CTAbstractNum abstractNum = CTAbstractNum.Factory.newInstance();
-      abstractNum.setAbstractNumId(BigInteger.ZERO);
-      CTLvl level = abstractNum.addNewLvl();
-      level.setIlvl(BigInteger.ZERO);
-      level.addNewNumFmt().setVal(STNumberFormat.BULLET);
-      level.addNewLvlText().setVal("\u2022");
-      XWPFNumbering numbering = doc.createNumbering();
-      return numbering.addNum(numbering.addAbstractNum(new XWPFAbstractNum(abstractNum)));
     }
   }
 }

@@ -1,7 +1,9 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
+import dev.colloquy.app.GracefulShutdown;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

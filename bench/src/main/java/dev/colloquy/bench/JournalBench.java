@@ -1,5 +1,6 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
+import dev.colloquy.app.Colloquy;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.turn.RunSpec;
 import java.time.Duration;

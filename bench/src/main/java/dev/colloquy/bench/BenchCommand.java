@@ -1,5 +1,6 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
+import dev.colloquy.app.cli.ContributedCommand;
 import picocli.CommandLine.Command;
 
 /** {@code colloquy bench}: measurements written to bench/RESULTS.md. */
@@ -7,4 +8,4 @@ import picocli.CommandLine.Command;
     description = "Benchmarks of the running engine; see the subcommands.",
     subcommands = {StreamingBench.class, RetrievalBench.class, SessionHeapBench.class, RecoveryBench.class,
         JournalBench.class})
-final class BenchCommand {}
+public final class BenchCommand implements ContributedCommand {}

@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +43,7 @@ class CliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"serve", "ingest", "replay", "mock-llm", "bench", "projections"}) {
+    for (String command : new String[] {"serve", "ingest", "replay", "mock-llm", "projections"}) {
       out.getBuffer().setLength(0);
       assertThat(run(command, "--help")).as(command).isZero();
       assertThat(out.toString()).as(command).contains("Usage: colloquy " + command);

@@ -1,5 +1,7 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
+import dev.colloquy.app.Colloquy;
+import dev.colloquy.app.LiveSessions;
 import dev.colloquy.engine.session.ChatSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,7 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

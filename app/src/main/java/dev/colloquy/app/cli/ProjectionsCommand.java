@@ -1,7 +1,8 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.readside.ReadSide;

@@ -1,7 +1,8 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
 import dev.colloquy.http.Json;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;

@@ -1,13 +1,13 @@
-package dev.colloquy.app;
+package dev.colloquy.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.colloquy.app.RetrievalBench.EvalFixtures;
-import dev.colloquy.app.RetrievalBench.EvalQuestion;
-import dev.colloquy.app.RetrievalBench.EvalSet;
-import dev.colloquy.app.RetrievalBench.Hit;
-import dev.colloquy.app.RetrievalBench.Mode;
-import dev.colloquy.app.RetrievalBench.Quality;
+import dev.colloquy.bench.RetrievalBench.EvalFixtures;
+import dev.colloquy.bench.RetrievalBench.EvalQuestion;
+import dev.colloquy.bench.RetrievalBench.EvalSet;
+import dev.colloquy.bench.RetrievalBench.Hit;
+import dev.colloquy.bench.RetrievalBench.Mode;
+import dev.colloquy.bench.RetrievalBench.Quality;
 import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
 import java.nio.file.Files;
 import java.nio.file.Path;

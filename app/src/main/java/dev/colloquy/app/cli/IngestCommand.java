@@ -1,8 +1,10 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
+import dev.colloquy.app.Knowledge;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.SessionRoutes;

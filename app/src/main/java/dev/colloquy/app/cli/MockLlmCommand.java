@@ -1,4 +1,4 @@
-package dev.colloquy.app;
+package dev.colloquy.app.cli;
 
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
