@@ -8,9 +8,7 @@ import dev.colloquy.ingestion.chunk.ModelEnricher;
 import dev.colloquy.ingestion.search.Reranker;
 import dev.colloquy.ingestion.search.RetrievalSettings;
 import dev.colloquy.ingestion.search.rerank.CohereReranker;
-import dev.colloquy.ingestion.search.rerank.RerankSettings;
 import dev.colloquy.engine.model.EmbeddingModel;
-import dev.colloquy.ingestion.IngestionLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.documents.JdbcDocumentStore;
 import dev.colloquy.ingestion.documents.KnowledgeService;
@@ -60,15 +58,11 @@ public final class Knowledge implements AutoCloseable {
     ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
     ExecutorService searching = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), named("colloquy-search"));
-    KnowledgeSettings.Ingestion limits = settings.ingestion();
-    IngestionPipeline pipeline = IngestionPipeline.create(new IngestionLimits(limits.maxUploadBytes(),
-        limits.parseTimeout(), limits.maxArchiveEntries(), limits.maxArchiveUncompressedBytes(),
-        limits.maxExtractedChars()), embeddings);
+    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), embeddings);
     KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
         modelEnricher, ingestion, Clock.systemUTC());
     RetrievalSettings retrieval = RetrievalSettings.defaults();
-    Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(new RerankSettings(
-        rerank.baseUrl(), rerank.apiKey(), rerank.model(), rerank.timeout(), retrieval.rerankCandidates())));
+    Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
     return new Knowledge(store, search, documents, ingestion, searching);
   }

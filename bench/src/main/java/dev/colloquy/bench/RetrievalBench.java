@@ -2,9 +2,10 @@ package dev.colloquy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.EmbeddingModel;
-import dev.colloquy.ingestion.IngestionLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import dev.colloquy.ingestion.parse.Fixtures;
@@ -86,6 +87,7 @@ final class RetrievalBench implements Callable<Integer> {
   static final int RECALL_AT = 5;
   static final int MRR_AT = 10;
   private static final RetrievalSettings SETTINGS = RetrievalSettings.defaults();
+  private static final KnowledgeSettings.Ingestion LIMITS = ColloquySettings.defaults().knowledge().ingestion();
   private static final int CANDIDATES_PER_LIST = SETTINGS.candidatesPerList();
   private static final int PAD_BATCH = 1_000;
   private static final int WARM_UP_QUERIES = 30;
@@ -239,7 +241,7 @@ final class RetrievalBench implements Callable<Integer> {
   static Quality evaluate(EvalSet set, EmbeddingModel model) throws IOException {
     Path directory = Files.createTempDirectory("colloquy-retrieval-bench");
     try (LuceneVectorStore store = new LuceneVectorStore(directory, model.dimensions())) {
-      List<EmbeddedChunk> chunks = ingest(set, store, IngestionPipeline.create(IngestionLimits.defaults(), model));
+      List<EmbeddedChunk> chunks = ingest(set, store, IngestionPipeline.create(LIMITS, model));
       Searches searches = new Searches(store, model);
       Map<Mode, Score> scores = new EnumMap<>(Mode.class);
       for (Mode mode : Mode.values()) {
@@ -393,7 +395,7 @@ final class RetrievalBench implements Callable<Integer> {
 
   static Throughput ingestionThroughput(EvalSet set, EmbeddingModel model, int rounds) throws IOException {
     TimedEmbeddingModel timed = new TimedEmbeddingModel(model);
-    IngestionPipeline pipeline = IngestionPipeline.create(IngestionLimits.defaults(), timed);
+    IngestionPipeline pipeline = IngestionPipeline.create(LIMITS, timed);
     prepareAll(set, pipeline);
     timed.reset();
     long chunks = 0;
@@ -441,7 +443,7 @@ final class RetrievalBench implements Callable<Integer> {
   static LatencyRow latency(EvalSet set, EmbeddingModel model, int scale, int queries) throws IOException {
     Path directory = Files.createTempDirectory("colloquy-retrieval-bench-" + scale);
     try (LuceneVectorStore store = new LuceneVectorStore(directory, model.dimensions())) {
-      List<EmbeddedChunk> real = ingest(set, store, IngestionPipeline.create(IngestionLimits.defaults(), model));
+      List<EmbeddedChunk> real = ingest(set, store, IngestionPipeline.create(LIMITS, model));
       int padding = Math.max(0, scale - real.size());
       long started = System.nanoTime();
       new Padding(real, new Random(42)).fill(store, padding);
