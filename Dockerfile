@@ -46,7 +46,7 @@ fi
 if [ "${COLLOQUY_LOG_FORMAT:-json}" = "text" ]; then
   java_opts+=(-Dlogback.configurationFile=logback-text.xml)
 fi
-exec java "${java_opts[@]}" -cp 'app/classes:lib/*' dev.colloquy.app.Cli "$@"
+exec java "${java_opts[@]}" -cp 'app/classes:lib/*' dev.colloquy.app.cli.Cli "$@"
 EOF
 
 COPY --from=build /src/app/target/lib/ /opt/colloquy/lib/

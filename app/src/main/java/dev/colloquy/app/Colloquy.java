@@ -155,7 +155,7 @@ public final class Colloquy implements AutoCloseable {
     }
   }
 
-  static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
+  public static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
     Map<String, ChatModel> models = new LinkedHashMap<>();
     if (llm.configured()) {
       OpenAiChatModel endpoint = new OpenAiChatModel(llm, blocking);
@@ -186,7 +186,7 @@ public final class Colloquy implements AutoCloseable {
   }
 
   /** The database the journal lives in; benchmarks and tests look at its tables. */
-  Database database() {
+  public Database database() {
     return database;
   }
 

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * the drain timeout; only then does the server stop (so no stream is cut before its terminal
  * event), the shards are handed over and the actor system terminates.
  */
-final class GracefulShutdown {
+public final class GracefulShutdown {
 
   private static final Logger log = LoggerFactory.getLogger(GracefulShutdown.class);
 
@@ -78,7 +78,7 @@ final class GracefulShutdown {
   }
 
   /** Runs every phase, the drain included, and returns once the actor system has terminated. */
-  static void run(ActorSystem<?> system) {
+  public static void run(ActorSystem<?> system) {
     CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.jvmExitReason()).toCompletableFuture().join();
     system.getWhenTerminated().toCompletableFuture().join();
   }

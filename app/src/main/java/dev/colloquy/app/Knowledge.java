@@ -8,9 +8,7 @@ import dev.colloquy.ingestion.chunk.ModelEnricher;
 import dev.colloquy.ingestion.search.Reranker;
 import dev.colloquy.ingestion.search.RetrievalSettings;
 import dev.colloquy.ingestion.search.rerank.CohereReranker;
-import dev.colloquy.ingestion.search.rerank.RerankSettings;
 import dev.colloquy.engine.model.EmbeddingModel;
-import dev.colloquy.ingestion.IngestionLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.documents.JdbcDocumentStore;
 import dev.colloquy.ingestion.documents.KnowledgeService;
@@ -32,7 +30,7 @@ import javax.sql.DataSource;
  * engine's knowledge base) and the document service behind {@code /v1/knowledge}. Blocking work runs
  * on pools of its own, never on the actors' dispatcher.
  */
-final class Knowledge implements AutoCloseable {
+public final class Knowledge implements AutoCloseable {
 
   private final VectorStore store;
   private final HybridKnowledgeBase search;
@@ -53,28 +51,24 @@ final class Knowledge implements AutoCloseable {
    * @param modelEnricher rewrites chunk summaries and questions with the chat model in the background,
    *     when one is configured
    */
-  static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource,
+  public static Knowledge open(KnowledgeSettings settings, Path dataDir, DataSource dataSource,
       Optional<ChunkEnricher> modelEnricher) {
     EmbeddingModel embeddings = embeddings(settings.embedding());
     VectorStore store = store(settings, dataDir, embeddings.dimensions());
     ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
     ExecutorService searching = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), named("colloquy-search"));
-    KnowledgeSettings.Ingestion limits = settings.ingestion();
-    IngestionPipeline pipeline = IngestionPipeline.create(new IngestionLimits(limits.maxUploadBytes(),
-        limits.parseTimeout(), limits.maxArchiveEntries(), limits.maxArchiveUncompressedBytes(),
-        limits.maxExtractedChars()), embeddings);
+    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), embeddings);
     KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
         modelEnricher, ingestion, Clock.systemUTC());
     RetrievalSettings retrieval = RetrievalSettings.defaults();
-    Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(new RerankSettings(
-        rerank.baseUrl(), rerank.apiKey(), rerank.model(), rerank.timeout(), retrieval.rerankCandidates())));
+    Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
     return new Knowledge(store, search, documents, ingestion, searching);
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
-  static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
+  public static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
     if (!llm.configured()) {
       return Optional.empty();
     }
@@ -105,7 +99,7 @@ final class Knowledge implements AutoCloseable {
     return search;
   }
 
-  KnowledgeService documents() {
+  public KnowledgeService documents() {
     return documents;
   }
 

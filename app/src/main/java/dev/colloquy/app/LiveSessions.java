@@ -15,13 +15,13 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
  * The session entities in memory on this node, as cluster sharding's own region state reports them:
  * a passivated session is absent from it, one that is running or idle in memory is present.
  */
-final class LiveSessions {
+public final class LiveSessions {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private LiveSessions() {}
 
-  static Set<String> ids(ActorSystem<?> system) {
+  public static Set<String> ids(ActorSystem<?> system) {
     ShardRegion.CurrentShardRegionState state = AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
             ClusterSharding.get(system).shardState(),
             replyTo -> new GetShardRegionState(ChatSession.ENTITY_KEY, replyTo),
@@ -32,7 +32,7 @@ final class LiveSessions {
     return ids;
   }
 
-  static boolean contains(ActorSystem<?> system, String sessionId) {
+  public static boolean contains(ActorSystem<?> system, String sessionId) {
     return ids(system).contains(sessionId);
   }
 }

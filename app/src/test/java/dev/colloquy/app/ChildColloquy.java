@@ -1,5 +1,6 @@
 package dev.colloquy.app;
 
+import dev.colloquy.app.cli.Cli;
 import dev.colloquy.mockllm.MockLlmServer;
 import java.io.IOException;
 import java.net.ServerSocket;

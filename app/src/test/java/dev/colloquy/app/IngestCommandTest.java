@@ -2,6 +2,7 @@ package dev.colloquy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.colloquy.app.cli.Cli;
 import dev.colloquy.mockllm.MockLlmServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;

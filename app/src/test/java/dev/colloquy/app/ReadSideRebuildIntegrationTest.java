@@ -2,6 +2,7 @@ package dev.colloquy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.colloquy.app.cli.Cli;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.persistence.Database;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.app.cli.Cli;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
 import java.io.PrintWriter;

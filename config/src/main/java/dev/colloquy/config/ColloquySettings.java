@@ -1,6 +1,8 @@
 package dev.colloquy.config;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
 
 /** Every setting of the engine, read once at start-up from the {@code colloquy} block. */
 public record ColloquySettings(
@@ -29,6 +31,15 @@ public record ColloquySettings(
         ShutdownSettings.create(reader),
         LimitsSettings.create(reader),
         CorsSettings.create(reader));
+  }
+
+  /**
+   * The documented defaults: the {@code colloquy} block of reference.conf alone, without environment
+   * variables or application.conf (tests and benchmarks that need the engine's limits as shipped).
+   */
+  public static ColloquySettings defaults() {
+    return create(ConfigFactory.parseResources("reference.conf").withOnlyPath("colloquy")
+        .resolve(ConfigResolveOptions.noSystem()));
   }
 
   public boolean production() {

@@ -34,7 +34,15 @@ public record KnowledgeSettings(
     }
   }
 
-  /** A Cohere-compatible rerank endpoint. */
+  /**
+   * A Cohere-compatible rerank endpoint.
+   *
+   * @param baseUrl the API root including its version, e.g. {@code https://api.cohere.com/v2}; requests go to
+   *     {@code {baseUrl}/rerank}
+   * @param apiKey sent as a bearer token when present (self-hosted rerankers often take none)
+   * @param model the rerank model, e.g. {@code rerank-english-v3.0}
+   * @param timeout for connecting and for the whole request; past it the fused order stands
+   */
   public record Rerank(String baseUrl, Optional<String> apiKey, String model, Duration timeout) {
     @Override
     public String toString() {
@@ -42,6 +50,17 @@ public record KnowledgeSettings(
     }
   }
 
+  /**
+   * Guards applied to every uploaded file before and while it is parsed, and how many files are
+   * ingested at once.
+   *
+   * @param maxUploadBytes largest accepted file
+   * @param parseTimeout longest a single parse may run
+   * @param maxArchiveEntries most entries an archive-based file (DOCX) may hold
+   * @param maxArchiveUncompressedBytes most bytes an archive-based file may inflate to, counted while inflating
+   * @param maxExtractedChars most characters of text a file may yield
+   * @param workers files ingested in parallel
+   */
   public record Ingestion(long maxUploadBytes, Duration parseTimeout, int maxArchiveEntries,
       long maxArchiveUncompressedBytes, long maxExtractedChars, int workers) {}
 
@@ -53,6 +72,9 @@ public record KnowledgeSettings(
       throw reader.invalid(k + "embedding.model", "is required when " + k + "embedding.base-url is set");
     }
     Optional<String> rerankUrl = reader.optionalString(k + "rerank.base-url");
+    if (rerankUrl.isPresent() && !rerankUrl.get().startsWith("http://") && !rerankUrl.get().startsWith("https://")) {
+      throw reader.invalid(k + "rerank.base-url", "must start with http:// or https://, was '" + rerankUrl.get() + "'");
+    }
     return new KnowledgeSettings(
         reader.oneOf(k + "store", Store.class),
         new Qdrant(

@@ -13,8 +13,8 @@ import java.util.Optional;
  */
 final class SettingsReader {
 
-  /** HOCON key -> environment variable that overrides it (see reference.conf). */
-  private static final Map<String, String> ENV_VARS =
+  /** HOCON key -> environment variable that overrides it in reference.conf (ColloquySettingsTest checks they agree). */
+  static final Map<String, String> ENV_VARS =
       Map.ofEntries(
           Map.entry("colloquy.env", "COLLOQUY_ENV"),
           Map.entry("colloquy.http.host", "COLLOQUY_HTTP_HOST"),

@@ -3,8 +3,15 @@ package dev.colloquy.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ColloquySettingsTest {
@@ -85,19 +92,40 @@ class ColloquySettingsTest {
         .hasMessageContaining("COLLOQUY_DB_URL");
   }
 
+  /**
+   * SettingsReader names each key's variable in its error messages; reference.conf is what reads the
+   * variables. Every {@code ${?COLLOQUY_…}} in reference.conf, set, must reach exactly the key the
+   * map names for it, and the map must name no other.
+   */
   @Test
-  void everyDocumentedEnvironmentVariableOverridesItsKeyInReferenceConf() {
-    com.typesafe.config.Config reference = ConfigFactory.parseResources("reference.conf");
-    for (String key : new String[] {"colloquy.env", "colloquy.http.port", "colloquy.storage.data-dir",
-        "colloquy.storage.db.url", "colloquy.storage.db.user", "colloquy.storage.db.password", "colloquy.llm.base-url",
-        "colloquy.llm.api-key", "colloquy.llm.model", "colloquy.session.idle-timeout", "colloquy.session.idle-check-interval",
-        "colloquy.session.passivation-timeout", "colloquy.session.disconnect-grace", "colloquy.session.busy-policy",
-        "colloquy.admin.token", "colloquy.shutdown.drain-timeout"}) {
-      String variable = SettingsReader.envVarOf(key);
-      assertThat(variable).as("environment variable of " + key).isNotNull();
-      String resolved = ConfigFactory.parseMap(java.util.Map.of(variable, "from-env")).withFallback(reference)
-          .resolve().getString(key);
-      assertThat(resolved).as(key + " from " + variable).isEqualTo("from-env");
+  void theVariablesInErrorMessagesAreExactlyThoseReferenceConfReads() throws IOException {
+    String text;
+    try (InputStream in = ColloquySettings.class.getResourceAsStream("/reference.conf")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
+    Map<String, Object> environment = new HashMap<>();
+    Pattern.compile("\\$\\{\\?(COLLOQUY_[A-Z0-9_]+)}").matcher(text).results()
+        .forEach(match -> environment.put(match.group(1), "from " + match.group(1)));
+    Config resolved = ConfigFactory.parseMap(environment)
+        .withFallback(ConfigFactory.parseString(text)).resolve();
+
+    Map<String, String> read = new HashMap<>();
+    resolved.withOnlyPath("colloquy").entrySet().forEach(entry -> {
+      if (entry.getValue().unwrapped() instanceof String value && value.startsWith("from COLLOQUY_")) {
+        read.put(entry.getKey(), value.substring("from ".length()));
+      }
+    });
+
+    assertThat(read).hasSize(environment.size());
+    assertThat(SettingsReader.ENV_VARS).isEqualTo(read);
+  }
+
+  @Test
+  void theIngestionLimitsAndARerankerAreCheckedAtStartUp() {
+    KnowledgeSettings.Ingestion limits = ColloquySettings.defaults().knowledge().ingestion();
+    assertThat(limits).isEqualTo(new KnowledgeSettings.Ingestion(25L * 1024 * 1024, Duration.ofSeconds(60), 5_000,
+        256L * 1024 * 1024, 20_000_000, 2));
+    assertThatThrownBy(() -> load("colloquy.knowledge.rerank.base-url = \"rerank.example.com\""))
+        .hasMessageContaining("COLLOQUY_RERANK_BASE_URL").hasMessageContaining("http://");
   }
 }

@@ -1,5 +1,6 @@
 package dev.colloquy.ingestion;
 
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.chunk.ChunkEnricher;
 import dev.colloquy.ingestion.chunk.ChunkingSettings;
@@ -36,7 +37,7 @@ public final class IngestionPipeline {
   }
 
   /** Default limits and chunking, offline summaries and questions. */
-  public static IngestionPipeline create(IngestionLimits limits, EmbeddingModel embeddings) {
+  public static IngestionPipeline create(KnowledgeSettings.Ingestion limits, EmbeddingModel embeddings) {
     return new IngestionPipeline(
         new DocumentParser(limits),
         new StructureAwareSplitter(ChunkingSettings.defaults(), Tokenizer.cl100k()),

@@ -88,6 +88,7 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /** Every migration is in persistence's db/migration, whatever module owns its tables (see the README there). */
   private void migrate() {
     Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
   }

@@ -13,8 +13,8 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * Document metadata in PostgreSQL, table {@code knowledge_documents} (schema in {@code
- * db/migration/V2__knowledge_documents.sql}, applied with the journal schema by Flyway at start-up).
+ * Document metadata in PostgreSQL, table {@code knowledge_documents} (schema in the persistence module's
+ * {@code db/migration/V2__knowledge_documents.sql}, applied with the journal schema by Flyway at start-up).
  */
 public final class JdbcDocumentStore implements DocumentStore {
 

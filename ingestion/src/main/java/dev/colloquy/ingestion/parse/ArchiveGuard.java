@@ -1,8 +1,8 @@
 package dev.colloquy.ingestion.parse;
 
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
-import dev.colloquy.ingestion.IngestionLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Enumeration;
@@ -18,7 +18,7 @@ final class ArchiveGuard {
 
   private ArchiveGuard() {}
 
-  static void check(byte[] archive, IngestionLimits limits) {
+  static void check(byte[] archive, KnowledgeSettings.Ingestion limits) {
     try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(ByteArraySeekableByteChannel.wrap(archive)).get()) {
       int entries = 0;
       long remaining = limits.maxArchiveUncompressedBytes();

@@ -1,8 +1,8 @@
 package dev.colloquy.ingestion.parse;
 
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
-import dev.colloquy.ingestion.IngestionLimits;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Locale;
@@ -36,20 +36,20 @@ import org.apache.tika.parser.txt.TXTParser;
  */
 public final class DocumentParser {
 
-  private final IngestionLimits limits;
+  private final KnowledgeSettings.Ingestion limits;
   private final Optional<Parser> tikaOverride;
 
-  public DocumentParser(IngestionLimits limits) {
+  public DocumentParser(KnowledgeSettings.Ingestion limits) {
     this(limits, Optional.empty());
   }
 
   /** For tests: every Tika-handled type is parsed by {@code tikaOverride}. */
-  DocumentParser(IngestionLimits limits, Optional<Parser> tikaOverride) {
+  DocumentParser(KnowledgeSettings.Ingestion limits, Optional<Parser> tikaOverride) {
     this.limits = limits;
     this.tikaOverride = tikaOverride;
   }
 
-  public IngestionLimits limits() {
+  public KnowledgeSettings.Ingestion limits() {
     return limits;
   }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
-/** The JDBC store on a real (embedded) PostgreSQL, with the migration this module ships. */
+/** The JDBC store on a real (embedded) PostgreSQL, with its migration (in persistence, like every migration). */
 class JdbcDocumentStoreTest extends DocumentStoreContract {
 
   private static EmbeddedPostgres postgres;

@@ -9,7 +9,7 @@ import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.HashingEmbeddingModel;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.chunk.Enrichment;
 import dev.colloquy.ingestion.parse.Fixtures;
@@ -158,7 +158,7 @@ class KnowledgeServiceTest {
   void aFailureAfterChunksWereStoredRemovesThem() throws Exception {
     vectors = new FailingPublish(new LuceneVectorStore(directory, 64));
     KnowledgeService service = new KnowledgeService(
-        documents, vectors, IngestionPipeline.create(IngestionLimits.defaults(), model), Optional.empty(), executor, Clock.systemUTC());
+        documents, vectors, IngestionPipeline.create(TestLimits.defaults(), model), Optional.empty(), executor, Clock.systemUTC());
 
     KnowledgeDocument failed = done(service.ingest(TENANT, "returns.md", utf8(RETURNS_V1)));
 
@@ -170,7 +170,7 @@ class KnowledgeServiceTest {
   @Test
   void tooLargeAndUnsupportedFilesAreRefusedAtOnce() {
     KnowledgeService service = new KnowledgeService(
-        documents, vectors(), IngestionPipeline.create(IngestionLimits.defaults().withMaxUploadBytes(100), model),
+        documents, vectors(), IngestionPipeline.create(TestLimits.withMaxUploadBytes(100), model),
         Optional.empty(), executor, Clock.systemUTC());
 
     assertThatThrownBy(() -> service.ingest(TENANT, "big.txt", new byte[101]))
@@ -197,7 +197,7 @@ class KnowledgeServiceTest {
 
   private KnowledgeService service(EmbeddingModel embeddings, Optional<dev.colloquy.ingestion.chunk.ChunkEnricher> enricher) {
     return new KnowledgeService(
-        documents, vectors(), IngestionPipeline.create(IngestionLimits.defaults(), embeddings), enricher, executor, Clock.systemUTC());
+        documents, vectors(), IngestionPipeline.create(TestLimits.defaults(), embeddings), enricher, executor, Clock.systemUTC());
   }
 
   private VectorStore vectors() {

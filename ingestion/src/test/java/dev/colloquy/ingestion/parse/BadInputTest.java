@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,20 +25,20 @@ import org.xml.sax.ContentHandler;
 class BadInputTest {
 
   private static final String DOCUMENT_XML = "word/document.xml";
-  private final DocumentParser parser = new DocumentParser(IngestionLimits.defaults());
+  private final DocumentParser parser = new DocumentParser(TestLimits.defaults());
 
   @Test
   void docxWithTooManyEntriesIsABomb() {
     byte[] bomb = Fixtures.withExtraEntries(Fixtures.docx(), 60, 10);
-    DocumentParser strict = new DocumentParser(IngestionLimits.defaults().withArchiveLimits(50, 100 * IngestionLimits.MIB));
+    DocumentParser strict = new DocumentParser(TestLimits.withArchiveLimits(50, 100 * TestLimits.MIB));
 
     assertCode(() -> strict.parse("bomb.docx", bomb), Code.DECOMPRESSION_BOMB);
   }
 
   @Test
   void docxInflatingPastTheLimitIsABomb() {
-    byte[] bomb = Fixtures.withExtraEntries(Fixtures.docx(), 1, 8 * (int) IngestionLimits.MIB);
-    DocumentParser strict = new DocumentParser(IngestionLimits.defaults().withArchiveLimits(1_000, 4 * IngestionLimits.MIB));
+    byte[] bomb = Fixtures.withExtraEntries(Fixtures.docx(), 1, 8 * (int) TestLimits.MIB);
+    DocumentParser strict = new DocumentParser(TestLimits.withArchiveLimits(1_000, 4 * TestLimits.MIB));
 
     assertThat(bomb.length).isLessThan(64 * 1024);
     assertCode(() -> strict.parse("bomb.docx", bomb), Code.DECOMPRESSION_BOMB);
@@ -109,7 +109,7 @@ class BadInputTest {
 
   @Test
   void aParseOverTheTimeLimitStopsAtItsNextEvent() {
-    DocumentParser impatient = new DocumentParser(IngestionLimits.defaults().withParseTimeout(Duration.ofNanos(1)));
+    DocumentParser impatient = new DocumentParser(TestLimits.withParseTimeout(Duration.ofNanos(1)));
 
     assertCode(() -> impatient.parse("shipping.pdf", Fixtures.pdf()), Code.PARSE_TIMEOUT);
   }
@@ -118,7 +118,7 @@ class BadInputTest {
   void aParserThatHangsIsAbandonedAtTheTimeLimit() throws InterruptedException {
     CountDownLatch released = new CountDownLatch(1);
     DocumentParser hanging = new DocumentParser(
-        IngestionLimits.defaults().withParseTimeout(Duration.ofMillis(300)), Optional.of(new HangingParser(released)));
+        TestLimits.withParseTimeout(Duration.ofMillis(300)), Optional.of(new HangingParser(released)));
 
     long start = System.nanoTime();
     assertThatThrownBy(() -> hanging.parse("slow.html", utf8("<p>x</p>")))

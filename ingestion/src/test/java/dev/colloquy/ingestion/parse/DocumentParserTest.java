@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DocumentParserTest {
 
-  private final DocumentParser parser = new DocumentParser(IngestionLimits.defaults());
+  private final DocumentParser parser = new DocumentParser(TestLimits.defaults());
 
   @Test
   void docxHeadingsParagraphsListAndTableInOrder() {
@@ -139,7 +139,7 @@ class DocumentParserTest {
 
   @Test
   void tooLargeIsRefusedBeforeParsing() {
-    DocumentParser small = new DocumentParser(IngestionLimits.defaults().withMaxUploadBytes(10));
+    DocumentParser small = new DocumentParser(TestLimits.withMaxUploadBytes(10));
 
     assertCode(() -> small.accept("a.txt", utf8("more than ten bytes")), Code.TOO_LARGE);
   }

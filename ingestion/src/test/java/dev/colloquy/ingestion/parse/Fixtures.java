@@ -38,7 +38,7 @@ public final class Fixtures {
   /** A DOCX with two headings, paragraphs, a bulleted list and a table. */
   public static byte[] docx() {
     try (XWPFDocument doc = new XWPFDocument()) {
-      addHeadingStyles(doc);
+      addStyles(doc, 3);
       BigInteger bullets = addBulletNumbering(doc);
       heading(doc, 1, "Returns");
       doc.createParagraph().createRun().setText("You may return items within 30 days of delivery.");
@@ -132,27 +132,27 @@ public final class Fixtures {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void addHeadingStyles(XWPFDocument doc) {
+  /** Paragraph styles "Heading 1" to "Heading {@code headingLevels}" and "List Paragraph", as Word names them. */
+  public static void addStyles(XWPFDocument doc, int headingLevels) {
     XWPFStyles styles = doc.createStyles();
-    for (int level = 1; level <= 3; level++) {
-      CTStyle style = CTStyle.Factory.newInstance();
-      style.setStyleId("Heading" + level);
-      style.setType(STStyleType.PARAGRAPH);
-      CTString name = CTString.Factory.newInstance();
-      name.setVal("heading " + level);
-      style.setName(name);
-      styles.addStyle(new XWPFStyle(style));
+    for (int level = 1; level <= headingLevels; level++) {
+      styles.addStyle(new XWPFStyle(style("Heading" + level, "heading " + level)));
     }
-    CTStyle list = CTStyle.Factory.newInstance();
-    list.setStyleId("ListParagraph");
-    list.setType(STStyleType.PARAGRAPH);
-    CTString name = CTString.Factory.newInstance();
-    name.setVal("List Paragraph");
-    list.setName(name);
-    styles.addStyle(new XWPFStyle(list));
+    styles.addStyle(new XWPFStyle(style("ListParagraph", "List Paragraph")));
   }
 
-  private static BigInteger addBulletNumbering(XWPFDocument doc) {
+  private static CTStyle style(String id, String name) {
+    CTStyle style = CTStyle.Factory.newInstance();
+    style.setStyleId(id);
+    style.setType(STStyleType.PARAGRAPH);
+    CTString styleName = CTString.Factory.newInstance();
+    styleName.setVal(name);
+    style.setName(styleName);
+    return style;
+  }
+
+  /** A bullet list numbering; paragraphs with its id are list items. */
+  public static BigInteger addBulletNumbering(XWPFDocument doc) {
     CTAbstractNum abstractNum = CTAbstractNum.Factory.newInstance();
     abstractNum.setAbstractNumId(BigInteger.ZERO);
     CTLvl level = abstractNum.addNewLvl();

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.ingestion.HashingEmbeddingModel;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
 import dev.colloquy.ingestion.store.VectorStore;
@@ -49,7 +49,7 @@ class HybridKnowledgeBaseTest {
   @BeforeEach
   void index() {
     store = new LuceneVectorStore(directory, 64);
-    IngestionPipeline pipeline = IngestionPipeline.create(IngestionLimits.defaults(), model);
+    IngestionPipeline pipeline = IngestionPipeline.create(TestLimits.defaults(), model);
     store.upsert("acme", pipeline.prepare(new IngestionPipeline.Origin("acme", "doc-1", "policy.md", 1, Instant.now()), utf8(POLICY)));
     store.publish("acme", "doc-1", List.of());
   }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
 import dev.colloquy.ingestion.embed.SharedMiniLm;
@@ -45,7 +45,7 @@ class MiniLmRetrievalTest {
   void hybridRetrievalFindsTheSectionThatAnswersTheQuestion() {
     MiniLmEmbeddingModel model = SharedMiniLm.model();
     try (LuceneVectorStore store = new LuceneVectorStore(directory, model.dimensions())) {
-      IngestionPipeline pipeline = IngestionPipeline.create(IngestionLimits.defaults(), model);
+      IngestionPipeline pipeline = IngestionPipeline.create(TestLimits.defaults(), model);
       store.upsert("acme", pipeline.prepare(origin("doc-handbook", "handbook.md"), utf8(HANDBOOK)));
       store.upsert("acme", pipeline.prepare(origin("doc-policy", "policy.docx"), Fixtures.docx()));
       store.publish("acme", "doc-handbook", List.of());

@@ -1,5 +1,6 @@
 package dev.colloquy.persistence.readside;
 
+import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionTags;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +38,16 @@ public final class ReadSide {
    */
   static final List<String> DERIVED_TABLES = List.of("sessions", "session_usage", "messages");
 
-  static final String TABLES_SCRIPT = "db/read-side/tables.sql";
+  /**
+   * The migrations that create the read side, run again by a rebuild: their statements are all
+   * {@code IF NOT EXISTS}, so on a rebuild they create the dropped tables and leave the others. A
+   * later migration that changes a read table joins this list. (V3's header still names a separate
+   * tables script, since removed: an applied migration's text cannot change.)
+   */
+  static final List<String> READ_SIDE_MIGRATIONS = List.of("db/migration/V3__read_side.sql");
+
+  /** The persistence ids of session entities, as a LIKE pattern. */
+  static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";
 
   private ReadSide() {}
 
@@ -60,7 +70,9 @@ public final class ReadSide {
         for (String table : DERIVED_TABLES) {
           statement.execute("DROP TABLE IF EXISTS " + table);
         }
-        statement.execute(tablesScript());
+        for (String migration : READ_SIDE_MIGRATIONS) {
+          statement.execute(script(migration));
+        }
         statement.execute("DELETE FROM pekko_projection_offset_store WHERE projection_name = '" + PROJECTION_NAME + "'");
         statement.execute("DELETE FROM pekko_projection_management WHERE projection_name = '" + PROJECTION_NAME + "'");
         connection.commit();
@@ -85,13 +97,15 @@ public final class ReadSide {
       }
       connection.setAutoCommit(false);
       List<String> persistenceIds = new java.util.ArrayList<>();
-      try (Statement statement = connection.createStatement();
-          ResultSet untagged = statement.executeQuery("""
+      try (java.sql.PreparedStatement query = connection.prepareStatement("""
               SELECT DISTINCT j.persistence_id FROM event_journal j
-              WHERE j.persistence_id LIKE 'ChatSession|%'
+              WHERE j.persistence_id LIKE ?
                 AND NOT EXISTS (SELECT 1 FROM event_tag t WHERE t.event_id = j.ordering)""")) {
-        while (untagged.next()) {
-          persistenceIds.add(untagged.getString(1));
+        query.setString(1, SESSION_PERSISTENCE_IDS);
+        try (ResultSet untagged = query.executeQuery()) {
+          while (untagged.next()) {
+            persistenceIds.add(untagged.getString(1));
+          }
         }
       }
       int tagged = 0;
@@ -125,10 +139,10 @@ public final class ReadSide {
     }
   }
 
-  static String tablesScript() {
-    try (InputStream in = ReadSide.class.getClassLoader().getResourceAsStream(TABLES_SCRIPT)) {
+  static String script(String resource) {
+    try (InputStream in = ReadSide.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(TABLES_SCRIPT + " is missing from the classpath");
+        throw new IllegalStateException(resource + " is missing from the classpath");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -2,32 +2,37 @@ package dev.colloquy.persistence.readside;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
+import dev.colloquy.engine.session.ChatSession;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The read tables have one definition: migration V3 ends with the very script that a rebuild runs.
- * And the session list's cursor is opaque but exact.
+ * The read tables have one definition, the migrations, which a rebuild runs again; the session events
+ * it tags are found by the entity's own key. And the session list's cursor is opaque but exact.
  */
 class ReadSideSchemaTest {
 
   @Test
-  void migrationV3CreatesExactlyTheTablesARebuildCreates() throws IOException {
-    String migration;
-    try (InputStream in = getClass().getClassLoader().getResourceAsStream("db/migration/V3__read_side.sql")) {
-      assertThat(in).isNotNull();
-      migration = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    String tables = ReadSide.tablesScript();
+  void aRebuildRunsTheMigrationsThatCreateEveryReadTableAndOnlyCreatesWhatIsMissing() {
+    String migrations = ReadSide.READ_SIDE_MIGRATIONS.stream().map(ReadSide::script).collect(Collectors.joining("\n"));
 
-    assertThat(migration).endsWith(tables);
     for (String table : ReadSide.TABLES) {
-      assertThat(tables).contains("CREATE TABLE IF NOT EXISTS " + table + " (");
+      assertThat(migrations).contains("CREATE TABLE IF NOT EXISTS " + table + " (");
     }
+    assertThat(migrations.lines().map(String::strip).filter(line -> !line.startsWith("--")
+        && (line.startsWith("CREATE") || line.startsWith("ALTER") || line.startsWith("INSERT") || line.startsWith("DROP"))))
+        .allSatisfy(statement -> assertThat(statement).matches("CREATE (TABLE|INDEX) IF NOT EXISTS .*"));
+  }
+
+  @Test
+  void theSessionEventsAreThoseOfTheSessionEntity() {
+    String sessionPersistenceId = ChatSession.persistenceId("3f0c").id();
+
+    assertThat(ReadSide.SESSION_PERSISTENCE_IDS).endsWith("%");
+    assertThat(sessionPersistenceId).startsWith(ReadSide.SESSION_PERSISTENCE_IDS.replace("%", ""));
   }
 
   @Test

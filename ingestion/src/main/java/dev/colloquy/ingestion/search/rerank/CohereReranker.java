@@ -3,6 +3,7 @@ package dev.colloquy.ingestion.search.rerank;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.ingestion.search.Reranker;
 import java.io.IOException;
 import java.net.URI;
@@ -43,12 +44,21 @@ public final class CohereReranker implements Reranker {
   private static final Logger LOG = LoggerFactory.getLogger(CohereReranker.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final RerankSettings settings;
+  private final KnowledgeSettings.Rerank settings;
+  private final int topN;
   private final URI endpoint;
   private final HttpClient http;
 
-  public CohereReranker(RerankSettings settings) {
+  /**
+   * @param topN how many of the best documents the endpoint scores (seed 004 §7.1 asks for 8); the others
+   *     get relevance {@value #UNSCORED}
+   */
+  public CohereReranker(KnowledgeSettings.Rerank settings, int topN) {
+    if (topN <= 0) {
+      throw new IllegalArgumentException("topN must be positive, was " + topN);
+    }
     this.settings = settings;
+    this.topN = topN;
     this.endpoint = URI.create(settings.baseUrl().replaceAll("/+$", "") + "/rerank");
     this.http = HttpClient.newBuilder().connectTimeout(settings.timeout()).build();
   }
@@ -83,7 +93,7 @@ public final class CohereReranker implements Reranker {
     ObjectNode body = JSON.createObjectNode()
         .put("model", settings.model())
         .put("query", query)
-        .put("top_n", Math.min(settings.topN(), documents.size()));
+        .put("top_n", Math.min(topN, documents.size()));
     documents.forEach(document -> body.withArray("documents").add(document));
     HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
         .timeout(settings.timeout())

@@ -8,10 +8,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.ingestion.HashingEmbeddingModel;
-import dev.colloquy.ingestion.IngestionLimits;
+import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
 import dev.colloquy.ingestion.search.RetrievalSettings;
@@ -111,7 +112,7 @@ class CohereRerankerTest {
 
     String gone = cohere.baseUrl();
     cohere.close();
-    CohereReranker unreachable = new CohereReranker(new RerankSettings(gone, Optional.empty(), "m", Duration.ofSeconds(2), 8));
+    CohereReranker unreachable = new CohereReranker(new KnowledgeSettings.Rerank(gone, Optional.empty(), "m", Duration.ofSeconds(2)), 8);
     assertThat(unreachable.rerank("q", DOCUMENTS)).isEmpty();
   }
 
@@ -126,7 +127,7 @@ class CohereRerankerTest {
   void hybridRetrievalStillAnswersInTheFusedOrderWhenTheRerankerHangs(@TempDir Path directory) {
     HashingEmbeddingModel model = new HashingEmbeddingModel(64);
     try (LuceneVectorStore store = new LuceneVectorStore(directory, 64)) {
-      IngestionPipeline pipeline = IngestionPipeline.create(IngestionLimits.defaults(), model);
+      IngestionPipeline pipeline = IngestionPipeline.create(TestLimits.defaults(), model);
       store.upsert("acme", pipeline.prepare(new IngestionPipeline.Origin("acme", "doc-1", "policy.md", 1, Instant.now()), utf8("""
           # Returns
 
@@ -156,6 +157,6 @@ class CohereRerankerTest {
   }
 
   private CohereReranker reranker(int topN, Duration timeout) {
-    return new CohereReranker(new RerankSettings(cohere.baseUrl(), Optional.of(API_KEY), "rerank-english-v3.0", timeout, topN));
+    return new CohereReranker(new KnowledgeSettings.Rerank(cohere.baseUrl(), Optional.of(API_KEY), "rerank-english-v3.0", timeout), topN);
   }
 }

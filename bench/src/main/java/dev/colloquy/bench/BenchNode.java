@@ -1,0 +1,61 @@
+package dev.colloquy.bench;
+
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.app.Colloquy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A real Colloquy for one benchmark: embedded PostgreSQL in a fresh temporary data directory, no
+ * model configured (the offline responder answers), removed with its data on close.
+ */
+final class BenchNode implements AutoCloseable {
+
+  private final Path dataDir;
+  private final Colloquy colloquy;
+
+  private BenchNode(Path dataDir, Colloquy colloquy) {
+    this.dataDir = dataDir;
+    this.colloquy = colloquy;
+  }
+
+  static BenchNode start(Map<String, Object> overrides) throws IOException {
+    Path dataDir = Files.createTempDirectory("colloquy-bench");
+    Map<String, Object> settings = new HashMap<>();
+    settings.put("colloquy.http.host", "127.0.0.1");
+    settings.put("colloquy.http.port", 0);
+    settings.put("colloquy.storage.data-dir", dataDir.toString());
+    settings.put("pekko.remote.artery.canonical.port", 0);
+    settings.putAll(overrides);
+    try {
+      return new BenchNode(dataDir, Colloquy.start(ConfigFactory.parseMap(settings)));
+    } catch (RuntimeException e) {
+      delete(dataDir);
+      throw e;
+    }
+  }
+
+  Colloquy colloquy() {
+    return colloquy;
+  }
+
+  @Override
+  public void close() {
+    colloquy.close();
+    delete(dataDir);
+  }
+
+  private static void delete(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

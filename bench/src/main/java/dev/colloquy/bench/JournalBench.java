@@ -1,0 +1,158 @@
+package dev.colloquy.bench;
+
+import dev.colloquy.app.Colloquy;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.domain.RunSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Journal write throughput and latency with W concurrent writers: W persistent actors on the real
+ * PostgreSQL journal, each persisting one event at a time (the session entity's own
+ * {@code TurnAccepted}, serialized as in production) and the next as soon as the journal confirms
+ * the last. Latency is from the persist call to the confirmation, which includes waiting for the
+ * journal's batch; events/s counts the confirmations in the measured window after a warm-up.
+ */
+@Command(name = "journal", mixinStandardHelpOptions = true,
+    description = "Events/s and write latency of W concurrent persistent writers on the PostgreSQL journal; prints Markdown.")
+final class JournalBench implements Callable<Integer> {
+
+  @Option(names = "--writers", defaultValue = "100", description = "Concurrent persistent writers (default ${DEFAULT-VALUE})")
+  int writers;
+
+  @Option(names = "--seconds", defaultValue = "30", description = "Measured time (default ${DEFAULT-VALUE})")
+  int seconds;
+
+  @Option(names = "--warm-up-seconds", defaultValue = "5", description = "Writes before the measured time (default ${DEFAULT-VALUE})")
+  int warmUpSeconds;
+
+  record Result(int writers, double seconds, long events, Histogram micros, String load) {
+
+    static String header() {
+      return "| writers | measured | events | events/s | write p50 | p99 | max | load (1/5/15 min) |\n"
+          + "|---|---|---|---|---|---|---|---|";
+    }
+
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    String markdown() {
+      return String.format("| %d | %.1f s | %,d | %.0f | %.1f ms | %.1f ms | %.1f ms | %s |", writers, seconds, events,
+          eventsPerSecond(), micros.getValueAtPercentile(50) / 1000.0, micros.getValueAtPercentile(99) / 1000.0,
+          micros.getMaxValue() / 1000.0, load);
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try (BenchNode node = BenchNode.start(Map.of())) {
+      System.out.println(Machine.describe(node.colloquy().database().embedded()));
+      System.out.println();
+      System.out.println(Result.header());
+      System.out.println(measure(node.colloquy(), writers, Duration.ofSeconds(warmUpSeconds), Duration.ofSeconds(seconds)).markdown());
+    }
+    return 0;
+  }
+
+  static Result measure(Colloquy colloquy, int writers, Duration warmUp, Duration measured) throws InterruptedException {
+    Meter meter = new Meter();
+    String run = UUID.randomUUID().toString();
+    for (int i = 0; i < writers; i++) {
+      ActorRef<Writer.Write> writer = colloquy.system().systemActorOf(
+          Writer.create(PersistenceId.of("JournalBench", run + "-" + i), meter), "journal-writer-" + i, Props.empty());
+      writer.tell(new Writer.Write());
+    }
+    Thread.sleep(warmUp.toMillis()); // a benchmark's warm-up: the writers run on their own meanwhile
+    meter.measuring.set(true);
+    long started = System.nanoTime();
+    Thread.sleep(measured.toMillis());
+    meter.measuring.set(false);
+    double seconds = (System.nanoTime() - started) / 1e9;
+    meter.running.set(false);
+    return new Result(writers, seconds, meter.events.sum(), meter.micros.copy(), Machine.load());
+  }
+
+  /** What the writers report; they record only while {@code measuring}, and stop once not {@code running}. */
+  static final class Meter {
+    final AtomicBoolean running = new AtomicBoolean(true);
+    final AtomicBoolean measuring = new AtomicBoolean();
+    final LongAdder events = new LongAdder();
+    final ConcurrentHistogram micros = new ConcurrentHistogram(3);
+
+    void written(long nanos) {
+      if (measuring.get()) {
+        events.increment();
+        micros.recordValue(nanos / 1000);
+      }
+    }
+  }
+
+  /** A persistent actor that writes one session event at a time, for as long as the meter runs. */
+  static final class Writer extends EventSourcedBehavior<Writer.Write, ChatSession.Event, Long> {
+
+    record Write() {}
+
+    private static final String MESSAGE =
+        "What does the manual say about descaling the machine, and how often should I do it with hard water?";
+
+    private final ActorRef<Write> self;
+    private final Meter meter;
+
+    private Writer(PersistenceId persistenceId, ActorRef<Write> self, Meter meter) {
+      super(persistenceId);
+      this.self = self;
+      this.meter = meter;
+    }
+
+    static Behavior<Write> create(PersistenceId persistenceId, Meter meter) {
+      return Behaviors.setup(context -> new Writer(persistenceId, context.getSelf(), meter));
+    }
+
+    @Override
+    public Long emptyState() {
+      return 0L;
+    }
+
+    @Override
+    public CommandHandler<Write, ChatSession.Event, Long> commandHandler() {
+      return newCommandHandlerBuilder().forAnyState().onCommand(Write.class, (state, write) -> {
+        long started = System.nanoTime();
+        return Effect().persist(event()).thenRun(after -> {
+          meter.written(System.nanoTime() - started);
+          if (meter.running.get()) {
+            self.tell(new Write());
+          }
+        });
+      }).build();
+    }
+
+    @Override
+    public EventHandler<Long, ChatSession.Event> eventHandler() {
+      return newEventHandlerBuilder().forAnyState().onAnyEvent((count, event) -> count + 1);
+    }
+
+    private static ChatSession.Event event() {
+      return new ChatSession.TurnAccepted(UUID.randomUUID().toString(), null, UUID.randomUUID().toString(),
+          UUID.randomUUID().toString(), MESSAGE, List.of(new RunSpec(UUID.randomUUID().toString(), "mock")), Instant.now());
+    }
+  }
+}
