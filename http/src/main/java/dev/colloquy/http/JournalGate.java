@@ -1,9 +1,9 @@
 package dev.colloquy.http;
 
+import dev.colloquy.engine.domain.ErrorCode;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -13,8 +13,6 @@ import org.apache.pekko.http.javadsl.server.Route;
  * so does a cancel.
  */
 final class JournalGate extends AllDirectives {
-
-  static final String JOURNAL_UNAVAILABLE = "JOURNAL_UNAVAILABLE";
 
   private final BooleanSupplier journalReachable;
 
@@ -29,7 +27,7 @@ final class JournalGate extends AllDirectives {
       // journal can record it; the turn then ends as interrupted.
       boolean cancel = request.getUri().path().endsWith("/cancel");
       if (!read && !cancel && !journalReachable.getAsBoolean()) {
-        throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, JOURNAL_UNAVAILABLE,
+        throw new ApiException(ErrorCode.JOURNAL_UNAVAILABLE,
             "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
       }
       return inner.get();

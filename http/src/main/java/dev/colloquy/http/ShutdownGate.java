@@ -1,10 +1,9 @@
 package dev.colloquy.http;
 
-import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.domain.ErrorCode;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -25,7 +24,7 @@ final class ShutdownGate extends AllDirectives {
     return extractRequest(request -> {
       boolean newTurn = request.method().equals(HttpMethods.POST) && request.getUri().path().endsWith("/turns");
       if (newTurn && !acceptingTurns.getAsBoolean()) {
-        throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, ChatSession.SHUTTING_DOWN,
+        throw new ApiException(ErrorCode.SHUTTING_DOWN,
             "This node is shutting down and takes no new turns; try again in a moment");
       }
       return inner.get();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
 import dev.colloquy.engine.turn.RunSpec;
@@ -384,9 +385,10 @@ public final class ChatSession
         .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false, stream.frames()));
   }
 
+  /** The one rule for what a turn may ask; every API that starts turns answers with these codes. */
   private Rejected validate(StartTurn start) {
     if (start.message() == null || start.message().isBlank()) {
-      return new Rejected(INVALID_MESSAGE, "The message must not be empty", null);
+      return new Rejected(ErrorCode.EMPTY_MESSAGE.name(), "The message must not be empty", null);
     }
     if (start.models().size() > services.llm().maxModelsPerTurn()) {
       return new Rejected(TOO_MANY_MODELS,
