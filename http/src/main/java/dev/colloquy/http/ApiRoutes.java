@@ -24,12 +24,12 @@ public final class ApiRoutes extends AllDirectives {
     TraceIds traceIds = new TraceIds();
     Errors errors = new Errors(traceIds, observability.logContent());
     MetricsRoutes metrics = new MetricsRoutes(observability.scrape());
-    JournalGate journalGate = new JournalGate(observability.journalReachable());
-    ShutdownGate shutdownGate = new ShutdownGate(acceptingTurns);
+    RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
+    RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     Route sessionRoutes = sessions.route(traceIds);
     Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(), journal.route(), knowledge,
         sessionList.route(), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-            () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessionRoutes))));
+            () -> newTurns.guard(() -> journalWrites.guard(() -> sessionRoutes))));
     this.route = traceIds.assign(() ->
         mapResponse(response -> ErrorCounting.count(response, observability.metrics()), () -> errors.handle(api)));
   }
