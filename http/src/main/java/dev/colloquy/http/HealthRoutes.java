@@ -32,12 +32,17 @@ public final class HealthRoutes extends AllDirectives {
   public Route route() {
     return concat(
         path("health", () -> get(() -> complete(Json.response(StatusCodes.OK, new Health("ok"))))),
-        path("ready", () -> get(() -> onSuccess(journalReachable.get(), reachable -> {
-          Checks checks = new Checks(reachable, Cluster.get(system).selfMember().status() == MemberStatus.up(),
-              acceptingTurns.getAsBoolean());
-          return complete(Json.response(checks.ready() ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE,
-              new Readiness(checks.ready() ? "ready" : "not_ready", checks)));
-        }))));
+        path("ready", () -> get(() -> onSuccess(checks(), this::readiness))));
+  }
+
+  private CompletionStage<Checks> checks() {
+    return journalReachable.get().thenApply(reachable -> new Checks(reachable,
+        Cluster.get(system).selfMember().status() == MemberStatus.up(), acceptingTurns.getAsBoolean()));
+  }
+
+  private Route readiness(Checks checks) {
+    return complete(Json.response(checks.ready() ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE,
+        new Readiness(checks.ready() ? "ready" : "not_ready", checks)));
   }
 
   record Health(String status) {}
