@@ -1,8 +1,7 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
@@ -10,10 +9,54 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.Usage;
 import java.util.List;
 
-/** The canonical SSE events of API.md: a name and a one-line JSON object per turn frame. */
+/**
+ * The canonical SSE events of API.md: a name and a one-line JSON object per turn frame. Every data
+ * object begins with the session, turn and trace ids; the values inside (usage, citations, runs)
+ * are the same records in a turn's JSON answer and a session's messages.
+ */
 public final class CanonicalEvents {
 
   private CanonicalEvents() {}
+
+  record UsageJson(long promptTokens, long completionTokens, long totalTokens, double costUsd) {
+    static UsageJson toApi(Usage usage) {
+      return new UsageJson(usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), usage.costUsd());
+    }
+  }
+
+  record CitationJson(String documentId, String source, String section, int chunkIndex, double score) {
+    static List<CitationJson> toApi(List<Citation> citations) {
+      return citations.stream()
+          .map(c -> new CitationJson(c.documentId(), c.source(), c.section(), c.chunkIndex(), c.score()))
+          .toList();
+    }
+  }
+
+  record GapJson(String attribute, String suggestion) {
+    static GapJson toApi(Gap gap) {
+      return new GapJson(gap.attribute(), gap.suggestion());
+    }
+  }
+
+  record Started(String sessionId, String turnId, String traceId, List<String> runIds) {}
+
+  record Retrieval(String sessionId, String turnId, String traceId, List<CitationJson> citations, double confidence) {}
+
+  record Token(String sessionId, String turnId, String traceId, String text, String runId) {}
+
+  record GapFound(String sessionId, String turnId, String traceId, String attribute, String suggestion) {}
+
+  record RunCompleted(String sessionId, String turnId, String traceId, String runId, String provider, String model,
+      String text, UsageJson usage, long latencyMs) {}
+
+  record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
+
+  record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
+      long latencyMs, UsageJson usage) {}
+
+  record TurnFailed(String sessionId, String turnId, String traceId, String code, String message) {}
+
+  record TurnCancelled(String sessionId, String turnId, String traceId, String reason) {}
 
   public static String name(StreamEvent event) {
     return switch (event) {
@@ -29,56 +72,27 @@ public final class CanonicalEvents {
     };
   }
 
-  public static ObjectNode data(TurnFrame frame) {
-    ObjectNode data = Json.MAPPER.createObjectNode();
-    data.put("session_id", frame.sessionId());
-    data.put("turn_id", frame.turnId());
-    data.put("trace_id", frame.traceId());
-    switch (frame.event()) {
-      case StreamEvent.Started e -> strings(data.putArray("run_ids"), e.runIds());
-      case StreamEvent.Retrieved e -> {
-        citations(data.putArray("citations"), e.citations());
-        data.put("confidence", e.confidence());
+  /** The event's data object, a record whose components are its fields in wire order. */
+  public static Record data(TurnFrame frame) {
+    String session = frame.sessionId();
+    String turn = frame.turnId();
+    String trace = frame.traceId();
+    return switch (frame.event()) {
+      case StreamEvent.Started e -> new Started(session, turn, trace, e.runIds());
+      case StreamEvent.Retrieved e ->
+          new Retrieval(session, turn, trace, CitationJson.toApi(e.citations()), e.confidence());
+      case StreamEvent.Token e -> new Token(session, turn, trace, e.text(), e.runId());
+      case StreamEvent.GapFound e -> new GapFound(session, turn, trace, e.gap().attribute(), e.gap().suggestion());
+      case StreamEvent.RunCompleted e -> {
+        RunOutcome run = e.run();
+        yield new RunCompleted(session, turn, trace, run.runId(), run.provider(), run.model(), run.text(),
+            UsageJson.toApi(run.usage()), run.latencyMs());
       }
-      case StreamEvent.Token e -> data.put("text", e.text()).put("run_id", e.runId());
-      case StreamEvent.GapFound e -> data.put("attribute", e.gap().attribute()).put("suggestion", e.gap().suggestion());
-      case StreamEvent.RunCompleted e -> run(data, e.run());
-      case StreamEvent.RunFailed e -> data.put("run_id", e.runId()).put("code", e.code()).put("message", e.message());
-      case TurnEnding.Completed e -> {
-        data.put("message_id", e.messageId()).put("text", e.text()).put("latency_ms", e.latencyMs());
-        usage(data.putObject("usage"), e.usage());
-      }
-      case TurnEnding.Failed e -> data.put("code", e.code()).put("message", e.message());
-      case TurnEnding.Cancelled e -> data.put("reason", e.reason());
-    }
-    return data;
-  }
-
-  static void run(ObjectNode data, RunOutcome run) {
-    data.put("run_id", run.runId()).put("provider", run.provider()).put("model", run.model()).put("text", run.text());
-    usage(data.putObject("usage"), run.usage());
-    data.put("latency_ms", run.latencyMs());
-  }
-
-  static void usage(ObjectNode node, Usage usage) {
-    node.put("prompt_tokens", usage.promptTokens())
-        .put("completion_tokens", usage.completionTokens())
-        .put("total_tokens", usage.totalTokens())
-        .put("cost_usd", usage.costUsd());
-  }
-
-  static void citations(ArrayNode array, List<Citation> citations) {
-    for (Citation citation : citations) {
-      array.addObject()
-          .put("document_id", citation.documentId())
-          .put("source", citation.source())
-          .put("section", citation.section())
-          .put("chunk_index", citation.chunkIndex())
-          .put("score", citation.score());
-    }
-  }
-
-  private static void strings(ArrayNode array, List<String> values) {
-    values.forEach(array::add);
+      case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
+      case TurnEnding.Completed e ->
+          new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
+      case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());
+      case TurnEnding.Cancelled e -> new TurnCancelled(session, turn, trace, e.reason());
+    };
   }
 }

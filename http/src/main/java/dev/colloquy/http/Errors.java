@@ -1,33 +1,56 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import java.util.List;
+import java.util.concurrent.CompletionException;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MissingFormFieldRejection;
+import org.apache.pekko.http.javadsl.server.Rejection;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The error body of API.md, and the HTTP status of each engine refusal. */
-public final class Errors {
+/**
+ * The one mapping of failures to the error body of API.md: refusals ({@link ApiException}), the
+ * engine's refusals, rejections of the routing tree and anything unexpected. No stack trace ever
+ * reaches a client.
+ */
+public final class Errors extends AllDirectives {
 
-  private Errors() {}
+  private static final Logger log = LoggerFactory.getLogger(Errors.class);
 
   /** Seconds a client refused with 429 is told to wait before it tries again. */
   static final String RETRY_AFTER_SECONDS = "1";
   /** Seconds a client refused with 503 (journal down, node shutting down) is told to wait. */
   static final String UNAVAILABLE_RETRY_AFTER_SECONDS = "5";
 
+  record ErrorBody(Detail error) {}
+
+  record Detail(String code, String message, String traceId) {}
+
+  private final TraceIds traceIds;
+  private final boolean logContent;
+
+  Errors(TraceIds traceIds, boolean logContent) {
+    this.traceIds = traceIds;
+    this.logContent = logContent;
+  }
+
   public static HttpResponse response(StatusCode status, String code, String message, String traceId) {
-    ObjectNode body = Json.MAPPER.createObjectNode();
-    ObjectNode error = body.putObject("error");
-    error.put("code", code);
-    error.put("message", message);
-    error.put("trace_id", traceId);
-    HttpResponse response = HttpResponse.create()
-        .withStatus(status)
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString()));
+    HttpResponse response = Json.response(status, new ErrorBody(new Detail(code, message, traceId)));
     if (status.equals(StatusCodes.TOO_MANY_REQUESTS)) {
       return response.addHeader(RawHeader.create("Retry-After", RETRY_AFTER_SECONDS));
     }
@@ -37,24 +60,85 @@ public final class Errors {
     return response;
   }
 
-  static HttpResponse of(ApiException e, String traceId) {
-    return response(e.status(), e.code(), e.getMessage(), traceId);
+  static HttpResponse response(ErrorCode code, String message, String traceId) {
+    return response(StatusCodes.get(code.httpStatus()), code.name(), message, traceId);
   }
 
-  static ApiException of(ChatSession.Rejected rejected) {
-    return new ApiException(statusOf(rejected.code()), rejected.code(), rejected.message());
+  /** An engine refusal as the API answers it; a code this node does not know is a server error. */
+  static ApiException refused(ChatSession.Rejected rejected) {
+    return ErrorCode.find(rejected.code())
+        .map(code -> new ApiException(code, rejected.message()))
+        .orElseGet(() -> new ApiException(StatusCodes.INTERNAL_SERVER_ERROR, rejected.code(), rejected.message()));
   }
 
-  static StatusCode statusOf(String code) {
-    return switch (code) {
-      case ChatSession.SESSION_NOT_FOUND, ChatSession.TURN_NOT_FOUND -> StatusCodes.NOT_FOUND;
-      case ChatSession.SESSION_EXISTS, ChatSession.SESSION_CLOSED, ChatSession.TURN_IN_PROGRESS,
-          ChatSession.TURN_ENDED -> StatusCodes.CONFLICT;
-      case ChatSession.TURN_QUEUE_FULL -> StatusCodes.TOO_MANY_REQUESTS;
-      case ChatSession.SHUTTING_DOWN -> StatusCodes.SERVICE_UNAVAILABLE;
-      case ChatSession.UNKNOWN_MODEL, ChatSession.TOO_MANY_MODELS, ChatSession.INVALID_MESSAGE ->
-          StatusCodes.UNPROCESSABLE_ENTITY;
-      default -> StatusCodes.INTERNAL_SERVER_ERROR;
-    };
+  /** Wraps the routes so that every failure below answers with the error body. */
+  Route handle(Route inner) {
+    return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> inner));
+  }
+
+  private ExceptionHandler exceptions() {
+    return ExceptionHandler.newBuilder()
+        .matchAny(error -> traceIds.traceId(traceId -> complete(failed(error, traceId))))
+        .build();
+  }
+
+  private HttpResponse failed(Throwable error, String traceId) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof ApiException api) {
+      return response(api.status(), api.code(), api.getMessage(), traceId);
+    }
+    if (cause instanceof EntityStreamSizeException tooLarge) {
+      return tooLarge(tooLarge, traceId);
+    }
+    if (logContent) {
+      log.error("Request failed (trace {})", traceId, cause);
+    } else {
+      // An unexpected failure's message may quote what the client sent.
+      log.error("Request failed (trace {}): {}", traceId, cause.getClass().getName());
+    }
+    return response(ErrorCode.INTERNAL_ERROR, "The server could not complete the request", traceId);
+  }
+
+  private static HttpResponse tooLarge(EntityStreamSizeException e, String traceId) {
+    return response(ErrorCode.REQUEST_TOO_LARGE,
+        "The request body is larger than the limit of " + e.limit() + " bytes", traceId);
+  }
+
+  private RejectionHandler rejections() {
+    return RejectionHandler.newBuilder()
+        .handleAll(MethodRejection.class, rejected -> error(traceId -> response(ErrorCode.METHOD_NOT_ALLOWED,
+            "Method not allowed here; use " + rejected.get(0).supported().value(), traceId)))
+        .handle(MissingFormFieldRejection.class, rejected -> error(traceId -> response(ErrorCode.FIELD_REQUIRED,
+            "The multipart form field '" + rejected.fieldName() + "' is required", traceId)))
+        .handleAll(UnsupportedRequestContentTypeRejection.class, rejected -> error(traceId -> response(
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE, "Unsupported Content-Type; expected " + rejected.get(0).getSupported(),
+            traceId)))
+        .handle(MalformedRequestContentRejection.class, rejected -> error(traceId ->
+            rejected.getCause() instanceof EntityStreamSizeException tooLarge
+                ? tooLarge(tooLarge, traceId)
+                : response(ErrorCode.MALFORMED_REQUEST, rejected.message(), traceId)))
+        .handleNotFound(error(traceId -> response(ErrorCode.NOT_FOUND, "No such endpoint", traceId)))
+        .handleAll(Rejection.class, this::byDefault)
+        .build();
+  }
+
+  /** Any other rejection as Pekko answers it, with its status and text moved into the error body. */
+  private Route byDefault(List<Rejection> rejected) {
+    Rejection[] rest = rejected.subList(1, rejected.size()).toArray(Rejection[]::new);
+    return traceIds.traceId(traceId -> mapResponse(response -> errorBody(response, traceId),
+        () -> handleRejections(RejectionHandler.defaultHandler(), () -> reject(rejected.get(0), rest))));
+  }
+
+  private static HttpResponse errorBody(HttpResponse response, String traceId) {
+    if (response.entity().getContentType().equals(ContentTypes.APPLICATION_JSON)) {
+      return response;
+    }
+    String message = response.entity() instanceof HttpEntity.Strict strict
+        ? strict.getData().utf8String() : "The request was rejected";
+    return response(response.status(), ErrorCode.BAD_REQUEST.name(), message, traceId);
+  }
+
+  private Route error(java.util.function.Function<String, HttpResponse> response) {
+    return traceIds.traceId(traceId -> complete(response.apply(traceId)));
   }
 }

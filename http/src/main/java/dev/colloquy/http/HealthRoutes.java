@@ -1,15 +1,11 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -35,20 +31,27 @@ public final class HealthRoutes extends AllDirectives {
 
   public Route route() {
     return concat(
-        path("health", () -> get(() -> json(true, Json.MAPPER.createObjectNode().put("status", "ok")))),
-        path("ready", () -> get(() -> onSuccess(journalReachable.get(), reachable -> {
-          boolean up = Cluster.get(system).selfMember().status() == MemberStatus.up();
-          boolean accepting = acceptingTurns.getAsBoolean();
-          boolean ready = reachable && up && accepting;
-          ObjectNode body = Json.MAPPER.createObjectNode().put("status", ready ? "ready" : "not_ready");
-          body.putObject("checks").put("journal", reachable).put("cluster_member_up", up).put("accepting_turns", accepting);
-          return json(ready, body);
-        }))));
+        path("health", () -> get(() -> complete(Json.response(StatusCodes.OK, new Health("ok"))))),
+        path("ready", () -> get(() -> onSuccess(checks(), this::readiness))));
   }
 
-  private Route json(boolean ok, ObjectNode body) {
-    return complete(HttpResponse.create()
-        .withStatus(ok ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE)
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString())));
+  private CompletionStage<Checks> checks() {
+    return journalReachable.get().thenApply(reachable -> new Checks(reachable,
+        Cluster.get(system).selfMember().status() == MemberStatus.up(), acceptingTurns.getAsBoolean()));
+  }
+
+  private Route readiness(Checks checks) {
+    return complete(Json.response(checks.ready() ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE,
+        new Readiness(checks.ready() ? "ready" : "not_ready", checks)));
+  }
+
+  record Health(String status) {}
+
+  record Readiness(String status, Checks checks) {}
+
+  record Checks(boolean journal, boolean clusterMemberUp, boolean acceptingTurns) {
+    boolean ready() {
+      return journal && clusterMemberUp && acceptingTurns;
+    }
   }
 }

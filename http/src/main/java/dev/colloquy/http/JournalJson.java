@@ -1,9 +1,10 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.session.SessionState;
 import dev.colloquy.persistence.JournalEntry;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,20 +15,25 @@ public final class JournalJson {
 
   private JournalJson() {}
 
+  record Journal(String sessionId, List<Entry> events, long lastSequenceNr, Record state) {}
+
+  /** An event as the journal stores it, with its type name. */
+  record Entry(long sequenceNr, String writtenAt, String type, JsonNode event) {}
+
+  /** The journal as a JSON tree, for tools that print or inspect it. */
   public static ObjectNode body(String sessionId, List<JournalEntry> entries) {
-    ObjectNode body = Json.MAPPER.createObjectNode().put("session_id", sessionId);
-    ArrayNode events = body.putArray("events");
+    return Json.MAPPER.valueToTree(toApi(sessionId, entries));
+  }
+
+  static Journal toApi(String sessionId, List<JournalEntry> entries) {
+    List<Entry> events = new ArrayList<>();
     SessionState state = SessionState.empty(sessionId);
     for (JournalEntry entry : entries) {
-      ObjectNode node = events.addObject()
-          .put("sequence_nr", entry.sequenceNr())
-          .put("written_at", entry.writtenAt().toString())
-          .put("type", entry.event().getClass().getSimpleName());
-      node.set("event", Json.MAPPER.valueToTree(entry.event()));
+      events.add(new Entry(entry.sequenceNr(), entry.writtenAt().toString(),
+          entry.event().getClass().getSimpleName(), Json.MAPPER.valueToTree(entry.event())));
       state = state.apply(entry.event());
     }
-    body.put("last_sequence_nr", entries.isEmpty() ? 0 : entries.getLast().sequenceNr());
-    body.set("state", SessionRoutes.stateJson(state));
-    return body;
+    long last = entries.isEmpty() ? 0 : entries.getLast().sequenceNr();
+    return new Journal(sessionId, events, last, SessionRoutes.stateToApi(state));
   }
 }

@@ -1,14 +1,11 @@
 package dev.colloquy.http;
 
 import dev.colloquy.config.AdminSettings;
-import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.persistence.SessionJournal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
@@ -42,7 +39,7 @@ public final class JournalRoutes extends AllDirectives {
   private void authorize(Optional<String> authorization) {
     if (admin.token().isEmpty()) {
       if (production) {
-        throw new ApiException(StatusCodes.FORBIDDEN, "ADMIN_DISABLED",
+        throw new ApiException(ErrorCode.ADMIN_DISABLED,
             "The journal endpoint needs COLLOQUY_ADMIN_TOKEN to be set in production");
       }
       return;
@@ -51,22 +48,21 @@ public final class JournalRoutes extends AllDirectives {
     boolean matches = authorization.isPresent() && MessageDigest.isEqual(
         expected.getBytes(StandardCharsets.UTF_8), authorization.get().getBytes(StandardCharsets.UTF_8));
     if (!matches) {
-      throw new ApiException(StatusCodes.UNAUTHORIZED, "UNAUTHORIZED", "A valid admin bearer token is required");
+      throw new ApiException(ErrorCode.UNAUTHORIZED, "A valid admin bearer token is required");
     }
   }
 
   private Route read(String sessionId, Optional<String> until) {
     long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
     var entries = journal.read(sessionId, untilSeq).exceptionally(error -> {
-      throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "JOURNAL_UNAVAILABLE",
+      throw new ApiException(ErrorCode.JOURNAL_UNAVAILABLE,
           "The journal cannot be read right now; try again");
     });
     return onSuccess(entries, read -> {
       if (read.isEmpty()) {
-        throw new ApiException(StatusCodes.NOT_FOUND, ChatSession.SESSION_NOT_FOUND, "Session not found");
+        throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
       }
-      return complete(HttpResponse.create().withEntity(
-          HttpEntities.create(ContentTypes.APPLICATION_JSON, JournalJson.body(sessionId, read).toString())));
+      return complete(Json.response(StatusCodes.OK, JournalJson.toApi(sessionId, read)));
     });
   }
 
@@ -79,6 +75,6 @@ public final class JournalRoutes extends AllDirectives {
     } catch (NumberFormatException e) {
       // answered below
     }
-    throw new ApiException(StatusCodes.BAD_REQUEST, "INVALID_SEQUENCE_NR", "until must be a positive sequence number");
+    throw new ApiException(ErrorCode.INVALID_SEQUENCE_NR, "until must be a positive sequence number");
   }
 }

@@ -2,18 +2,15 @@ package dev.colloquy.http;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCode;
+import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -42,95 +39,105 @@ public final class KnowledgeRoutes extends AllDirectives {
   public Route route() {
     return pathPrefix("v1", () -> pathPrefix("knowledge", () -> concat(
         path("ingest", () -> post(() -> withSizeLimit(maxUploadBytes + MULTIPART_OVERHEAD, this::ingest))),
-        path("list", () -> get(() -> onSuccess(blocking(() -> listJson()), this::ok))),
+        path("list", () -> get(() -> onSuccess(list(), this::ok))),
         pathPrefix(segment(), documentId -> concat(
-            path("status", () -> get(() -> onSuccess(blocking(() -> statusJson(documentId)), this::ok))),
-            pathEndOrSingleSlash(() -> delete(() -> onSuccess(blocking(() -> deleteJson(documentId)), this::ok))))))));
+            path("status", () -> get(() -> onSuccess(status(documentId), this::ok))),
+            pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(documentId), this::ok))))))));
   }
 
   private Route ingest() {
     return extractMaterializer(materializer -> fileUpload("file", (info, bytes) -> onSuccess(
         bytes.runWith(Sink.fold(ByteString.emptyByteString(), ByteString::concat), materializer)
-            .thenApplyAsync(content -> accept(info.getFileName(), content.toArray()), blocking),
-        body -> json(StatusCodes.ACCEPTED, body))));
+            .thenCompose(content -> ingest(info.getFileName(), content.toArray())),
+        accepted -> complete(Json.response(StatusCodes.ACCEPTED, accepted)))));
   }
 
-  private ObjectNode accept(String fileName, byte[] content) {
-    try {
-      KnowledgeDocument document = documents.ingest(SessionRoutes.DEFAULT_TENANT, fileName, content).document();
-      return Json.MAPPER.createObjectNode()
-          .put("document_id", document.id())
-          .put("filename", document.fileName())
-          .put("version", document.version())
-          .put("status", "processing")
-          .put("message", "Ingestion started. Poll /v1/knowledge/" + document.id() + "/status");
-    } catch (IngestionException e) {
-      throw refused(e);
-    }
+  // ---- calls to the knowledge service, off the HTTP threads ----
+
+  private CompletionStage<Accepted> ingest(String fileName, byte[] content) {
+    return blocking(() -> {
+      try {
+        return Accepted.toApi(documents.ingest(SessionRoutes.DEFAULT_TENANT, fileName, content).document());
+      } catch (IngestionException e) {
+        throw refused(e);
+      }
+    });
   }
 
+  private CompletionStage<Status> status(String documentId) {
+    return blocking(() -> {
+      if (!RequestBodies.isUuid(documentId)) {
+        throw notFound();
+      }
+      return Status.toApi(documents.status(SessionRoutes.DEFAULT_TENANT, documentId)
+          .orElseThrow(KnowledgeRoutes::notFound));
+    });
+  }
+
+  private CompletionStage<Documents> list() {
+    return blocking(() -> Documents.toApi(documents.list(SessionRoutes.DEFAULT_TENANT)));
+  }
+
+  private CompletionStage<Deleted> delete(String documentId) {
+    return blocking(() -> {
+      if (!RequestBodies.isUuid(documentId) || !documents.delete(SessionRoutes.DEFAULT_TENANT, documentId)) {
+        throw notFound();
+      }
+      return new Deleted(true);
+    });
+  }
+
+  /** An ingestion refusal is the document's fault (422) unless its code names another status. */
   static ApiException refused(IngestionException e) {
     return switch (e.code()) {
-      case TOO_LARGE -> new ApiException(StatusCodes.PAYLOAD_TOO_LARGE, "FILE_TOO_LARGE", e.getMessage());
-      case UNSUPPORTED_TYPE -> new ApiException(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_FILE_TYPE", e.getMessage());
+      case TOO_LARGE -> new ApiException(ErrorCode.FILE_TOO_LARGE, e.getMessage());
+      case UNSUPPORTED_TYPE -> new ApiException(ErrorCode.UNSUPPORTED_FILE_TYPE, e.getMessage());
       default -> new ApiException(StatusCodes.UNPROCESSABLE_ENTITY, e.code().name(), e.getMessage());
     };
   }
 
-  private ObjectNode statusJson(String documentId) {
-    if (!RequestBodies.isUuid(documentId)) {
-      throw notFound();
-    }
-    KnowledgeDocument document = documents.status(SessionRoutes.DEFAULT_TENANT, documentId)
-        .orElseThrow(KnowledgeRoutes::notFound);
-    ObjectNode body = Json.MAPPER.createObjectNode()
-        .put("document_id", document.id())
-        .put("filename", document.fileName())
-        .put("version", document.version())
-        .put("status", document.status().wireName())
-        .put("active", document.active())
-        .put("chunk_count", document.chunkCount());
-    body.put("error_code", document.error().map(KnowledgeDocument.Failure::code).orElse(null));
-    body.put("error_message", document.error().map(KnowledgeDocument.Failure::message).orElse(null));
-    return body;
-  }
-
-  private ObjectNode listJson() {
-    ObjectNode body = Json.MAPPER.createObjectNode();
-    ArrayNode list = body.putArray("documents");
-    for (KnowledgeDocument document : documents.list(SessionRoutes.DEFAULT_TENANT)) {
-      list.addObject()
-          .put("id", document.id())
-          .put("filename", document.fileName())
-          .put("version", document.version())
-          .put("status", document.status().wireName())
-          .put("chunk_count", document.chunkCount())
-          .put("ingested_at", document.createdAt().toString());
-    }
-    return body;
-  }
-
-  private ObjectNode deleteJson(String documentId) {
-    if (!RequestBodies.isUuid(documentId) || !documents.delete(SessionRoutes.DEFAULT_TENANT, documentId)) {
-      throw notFound();
-    }
-    return Json.MAPPER.createObjectNode().put("deleted", true);
-  }
-
   private static ApiException notFound() {
-    return new ApiException(StatusCodes.NOT_FOUND, "DOCUMENT_NOT_FOUND", "Document not found");
+    return new ApiException(ErrorCode.DOCUMENT_NOT_FOUND, "Document not found");
   }
 
-  private <T> CompletionStage<T> blocking(java.util.function.Supplier<T> work) {
+  private <T> CompletionStage<T> blocking(Supplier<T> work) {
     return CompletableFuture.supplyAsync(work, blocking);
   }
 
-  private Route ok(ObjectNode body) {
-    return json(StatusCodes.OK, body);
+  private Route ok(Object body) {
+    return complete(Json.response(StatusCodes.OK, body));
   }
 
-  private Route json(StatusCode status, ObjectNode body) {
-    return complete(HttpResponse.create().withStatus(status)
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString())));
+  // ---- response bodies ----
+
+  record Accepted(String documentId, String filename, int version, String status, String message) {
+    static Accepted toApi(KnowledgeDocument document) {
+      return new Accepted(document.id(), document.fileName(), document.version(), "processing",
+          "Ingestion started. Poll /v1/knowledge/" + document.id() + "/status");
+    }
   }
+
+  record Status(String documentId, String filename, int version, String status, boolean active, int chunkCount,
+      String errorCode, String errorMessage) {
+    static Status toApi(KnowledgeDocument document) {
+      return new Status(document.id(), document.fileName(), document.version(), document.status().wireName(),
+          document.active(), document.chunkCount(), document.error().map(KnowledgeDocument.Failure::code).orElse(null),
+          document.error().map(KnowledgeDocument.Failure::message).orElse(null));
+    }
+  }
+
+  record Documents(List<Document> documents) {
+    static Documents toApi(List<KnowledgeDocument> documents) {
+      return new Documents(documents.stream().map(Document::toApi).toList());
+    }
+  }
+
+  record Document(String id, String filename, int version, String status, int chunkCount, String ingestedAt) {
+    static Document toApi(KnowledgeDocument document) {
+      return new Document(document.id(), document.fileName(), document.version(), document.status().wireName(),
+          document.chunkCount(), document.createdAt().toString());
+    }
+  }
+
+  record Deleted(boolean deleted) {}
 }

@@ -2,12 +2,12 @@ package dev.colloquy.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.domain.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
  * Parses and validates request bodies field by field, so that every mistake gets its own code and a
@@ -29,17 +29,16 @@ final class RequestBodies {
       if (emptyAllowed) {
         return Json.MAPPER.createObjectNode();
       }
-      throw new ApiException(StatusCodes.BAD_REQUEST, "MALFORMED_JSON", "The request body must be a JSON object");
+      throw notAnObject();
     }
     try {
       JsonNode node = Json.MAPPER.readTree(body);
       if (node == null || !node.isObject()) {
-        throw new ApiException(StatusCodes.BAD_REQUEST, "MALFORMED_JSON", "The request body must be a JSON object");
+        throw notAnObject();
       }
       return node;
     } catch (JsonProcessingException e) {
-      throw new ApiException(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",
-          "The request body is not valid JSON: " + e.getOriginalMessage());
+      throw new ApiException(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON: " + e.getOriginalMessage());
     }
   }
 
@@ -63,18 +62,14 @@ final class RequestBodies {
     JsonNode json = parse(body, false);
     JsonNode message = json.path("message");
     if (message.isMissingNode() || message.isNull()) {
-      throw new ApiException(StatusCodes.UNPROCESSABLE_ENTITY, "MESSAGE_REQUIRED", "The field message is required");
+      throw new ApiException(ErrorCode.MESSAGE_REQUIRED, "The field message is required");
     }
     if (!message.isTextual()) {
       throw invalid("message", "must be a string");
     }
-    if (message.asText().isBlank()) {
-      throw new ApiException(StatusCodes.UNPROCESSABLE_ENTITY, "EMPTY_MESSAGE", "The message must not be empty");
-    }
     long bytes = message.asText().getBytes(StandardCharsets.UTF_8).length;
     if (bytes > maxMessageBytes) {
-      throw new ApiException(StatusCodes.PAYLOAD_TOO_LARGE, "MESSAGE_TOO_LARGE",
-          "The message is " + bytes + " bytes; the limit is " + maxMessageBytes);
+      throw new ApiException(ErrorCode.MESSAGE_TOO_LARGE, "The message is " + bytes + " bytes; the limit is " + maxMessageBytes);
     }
     Optional<String> key = optionalText(json, "idempotency_key");
     if (key.isPresent() && (key.get().isBlank() || key.get().length() > MAX_IDEMPOTENCY_KEY)) {
@@ -131,7 +126,11 @@ final class RequestBodies {
     }
   }
 
+  private static ApiException notAnObject() {
+    return new ApiException(ErrorCode.MALFORMED_JSON, "The request body must be a JSON object");
+  }
+
   private static ApiException invalid(String field, String problem) {
-    return new ApiException(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_FIELD", "The field " + field + " " + problem);
+    return new ApiException(ErrorCode.INVALID_FIELD, "The field " + field + " " + problem);
   }
 }

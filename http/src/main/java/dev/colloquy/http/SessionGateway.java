@@ -1,14 +1,15 @@
 package dev.colloquy.http;
 
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
 import java.time.Duration;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.japi.function.Function;
 
 /** How the routes talk to sessions: asks through cluster sharding; turn streams come in the replies. */
@@ -38,9 +39,9 @@ public final class SessionGateway {
   }
 
   private static RuntimeException unavailable(Throwable error) {
-    Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+    Throwable cause = error instanceof CompletionException ? error.getCause() : error;
     if (cause instanceof TimeoutException) {
-      return new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "SESSION_UNAVAILABLE",
+      return new ApiException(ErrorCode.SESSION_UNAVAILABLE,
           "The session did not answer in time; try again");
     }
     return cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);

@@ -1,17 +1,15 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.http.CanonicalEvents.UsageJson;
 import dev.colloquy.persistence.readside.SessionCursor;
 import dev.colloquy.persistence.readside.SessionListing;
 import dev.colloquy.persistence.readside.SessionPage;
 import dev.colloquy.persistence.readside.SessionRow;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -24,7 +22,6 @@ public final class SessionListRoutes extends AllDirectives {
 
   static final int DEFAULT_LIMIT = 20;
   static final int MAX_LIMIT = 100;
-  private static final String INVALID_QUERY = "INVALID_QUERY";
 
   private final SessionListing listing;
 
@@ -35,7 +32,7 @@ public final class SessionListRoutes extends AllDirectives {
   public Route route() {
     return pathPrefix("v1", () -> path("sessions", () -> get(() ->
         parameterOptional("status", status -> parameterOptional("limit", limit -> parameterOptional("cursor", cursor ->
-            onSuccess(list(status, limit, cursor), page -> json(pageJson(page)))))))));
+            onSuccess(list(status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
   }
 
   private CompletionStage<SessionPage> list(Optional<String> status, Optional<String> limit, Optional<String> cursor) {
@@ -43,7 +40,7 @@ public final class SessionListRoutes extends AllDirectives {
     int validLimit = limit.map(SessionListRoutes::limit).orElse(DEFAULT_LIMIT);
     Optional<SessionCursor> after = cursor.map(SessionListRoutes::cursor);
     return listing.list(SessionRoutes.DEFAULT_TENANT, validStatus, validLimit, after).exceptionally(error -> {
-      throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "SESSION_LIST_UNAVAILABLE",
+      throw new ApiException(ErrorCode.SESSION_LIST_UNAVAILABLE,
           "The session list cannot be read right now; try again");
     });
   }
@@ -72,38 +69,29 @@ public final class SessionListRoutes extends AllDirectives {
   }
 
   private static ApiException invalid(String message) {
-    return new ApiException(StatusCodes.BAD_REQUEST, INVALID_QUERY, message);
+    return new ApiException(ErrorCode.INVALID_QUERY, message);
   }
 
-  private static ObjectNode pageJson(SessionPage page) {
-    ObjectNode body = Json.MAPPER.createObjectNode();
-    ArrayNode sessions = body.putArray("sessions");
-    for (SessionRow row : page.sessions()) {
-      ObjectNode session = sessions.addObject()
-          .put("session_id", row.sessionId())
-          .put("status", row.status())
-          .put("title", row.title())
-          .put("created_at", text(row.createdAt()))
-          .put("last_activity_at", text(row.lastActivityAt()))
-          .put("closed_at", text(row.closedAt()))
-          .put("close_reason", row.closeReason())
-          .put("turn_count", row.turnCount());
-      session.putObject("usage")
-          .put("prompt_tokens", row.promptTokens())
-          .put("completion_tokens", row.completionTokens())
-          .put("total_tokens", row.promptTokens() + row.completionTokens())
-          .put("cost_usd", row.costUsd());
+  record Page(List<Session> sessions, String nextCursor) {
+    static Page toApi(SessionPage page) {
+      return new Page(page.sessions().stream().map(Session::toApi).toList(),
+          page.next().map(SessionCursor::encode).orElse(null));
     }
-    body.put("next_cursor", page.next().map(SessionCursor::encode).orElse(null));
-    return body;
+  }
+
+  /** A session as the read side lists it, with what it has cost so far. */
+  record Session(String sessionId, String status, String title, String createdAt, String lastActivityAt,
+      String closedAt, String closeReason, int turnCount, UsageJson usage) {
+
+    static Session toApi(SessionRow row) {
+      return new Session(row.sessionId(), row.status(), row.title(), text(row.createdAt()),
+          text(row.lastActivityAt()), text(row.closedAt()), row.closeReason(), row.turnCount(),
+          new UsageJson(row.promptTokens(), row.completionTokens(), row.promptTokens() + row.completionTokens(),
+              row.costUsd()));
+    }
   }
 
   private static String text(Instant instant) {
     return instant == null ? null : instant.toString();
-  }
-
-  private Route json(ObjectNode body) {
-    return complete(HttpResponse.create().withStatus(StatusCodes.OK)
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString())));
   }
 }

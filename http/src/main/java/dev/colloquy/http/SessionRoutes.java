@@ -1,20 +1,31 @@
 package dev.colloquy.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.HttpSettings;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.SessionState;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.http.CanonicalEvents.CitationJson;
+import dev.colloquy.http.CanonicalEvents.GapJson;
+import dev.colloquy.http.CanonicalEvents.UsageJson;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import org.apache.pekko.NotUsed;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
@@ -22,8 +33,6 @@ import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
-
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
@@ -53,29 +62,32 @@ public final class SessionRoutes extends AllDirectives {
     this.metrics = metrics;
   }
 
-  public Route route(String traceId) {
+  Route route(TraceIds traceIds) {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
-        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(body), this::created)))),
-        pathPrefix(segment(), sessionId -> sessionRoute(validSessionId(sessionId), traceId)))));
+        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(body),
+            view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
+        pathPrefix(segment(), sessionId -> sessionRoute(validSessionId(sessionId), traceIds)))));
   }
 
-  private Route sessionRoute(String sessionId, String traceId) {
+  private Route sessionRoute(String sessionId, TraceIds traceIds) {
     return concat(
         pathEndOrSingleSlash(() -> concat(
-            get(() -> onSuccess(view(sessionId), view -> json(StatusCodes.OK, sessionJson(view)))),
+            get(() -> onSuccess(view(sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
             delete(() -> onSuccess(delete(sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
-        path("close", () -> post(() -> body(body -> onSuccess(close(sessionId, body), this::closed)))),
+        path("close", () -> post(() -> body(body -> onSuccess(close(sessionId, body),
+            view -> json(StatusCodes.OK, Closed.toApi(view)))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
-                startTurn(sessionId, body, accept.map(SessionRoutes::wantsEvents).orElse(false), traceId))))),
+                traceIds.traceId(traceId -> startTurn(sessionId, body,
+                    accept.map(SessionRoutes::wantsEvents).orElse(false), traceId)))))),
             pathPrefix(segment(), turnId -> concat(
                 path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
                     parameterOptional("last_event_id", queryId -> joinTurn(sessionId, turnId, lastEventId.or(() -> queryId)))))),
                 path("cancel", () -> post(() -> onSuccess(cancel(sessionId, turnId),
-                    reply -> json(StatusCodes.ACCEPTED, Json.MAPPER.createObjectNode().put("turn_id", turnId).put("status", "cancelling"))))))))));
+                    done -> json(StatusCodes.ACCEPTED, new Cancelling(turnId, "cancelling"))))))))));
   }
 
-  private Route body(java.util.function.Function<String, Route> inner) {
+  private Route body(Function<String, Route> inner) {
     return entity(Unmarshaller.entityToString(), inner);
   }
 
@@ -86,9 +98,21 @@ public final class SessionRoutes extends AllDirectives {
 
   static String validSessionId(String sessionId) {
     if (!RequestBodies.isUuid(sessionId)) {
-      throw new ApiException(StatusCodes.NOT_FOUND, ChatSession.SESSION_NOT_FOUND, "Session not found");
+      throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
     }
     return sessionId.toLowerCase();
+  }
+
+  private static long eventId(String value) {
+    try {
+      long id = Long.parseLong(value.strip());
+      if (id >= 0) {
+        return id;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new ApiException(ErrorCode.INVALID_LAST_EVENT_ID, "Last-Event-ID must be a non-negative event id");
   }
 
   // ---- asks ----
@@ -124,31 +148,48 @@ public final class SessionRoutes extends AllDirectives {
         .thenApply(SessionRoutes::turn);
   }
 
+  private CompletionStage<ChatSession.TurnReply> start(String sessionId, RequestBodies.NewTurn request, String traceId) {
+    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
+        request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(), traceId, replyTo))
+        .thenApply(SessionRoutes::turn);
+  }
+
+  private CompletionStage<ChatSession.TurnReply> join(String sessionId, String turnId, long afterId) {
+    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo))
+        .thenApply(SessionRoutes::turn);
+  }
+
+  private static SessionView session(ChatSession.SessionAnswer answer) {
+    return switch (answer) {
+      case ChatSession.SessionReply reply -> reply.session();
+      case ChatSession.Rejected rejected -> throw Errors.refused(rejected);
+    };
+  }
+
+  private static ChatSession.TurnReply turn(ChatSession.TurnAnswer answer) {
+    return switch (answer) {
+      case ChatSession.TurnReply reply -> reply;
+      case ChatSession.Rejected rejected -> throw Errors.refused(rejected);
+    };
+  }
+
+  private static ChatSession.Done deleted(ChatSession.DeleteAnswer answer) {
+    return switch (answer) {
+      case ChatSession.Done done -> done;
+      case ChatSession.Rejected rejected -> throw Errors.refused(rejected);
+    };
+  }
+
+  // ---- turn streams ----
+
   private Route startTurn(String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    CompletionStage<ChatSession.TurnAnswer> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
-        request.message(), request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(),
-        traceId, replyTo));
-    return stream(reply, events);
+    return stream(start(sessionId, request, traceId), events);
   }
 
   private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    CompletionStage<ChatSession.TurnAnswer> reply =
-        sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo));
-    return stream(reply, true);
-  }
-
-  private static long eventId(String value) {
-    try {
-      long id = Long.parseLong(value.strip());
-      if (id >= 0) {
-        return id;
-      }
-    } catch (NumberFormatException e) {
-      // answered below
-    }
-    throw new ApiException(StatusCodes.BAD_REQUEST, "INVALID_LAST_EVENT_ID", "Last-Event-ID must be a non-negative event id");
+    return stream(join(sessionId, turnId, afterId), true);
   }
 
   /**
@@ -156,9 +197,9 @@ public final class SessionRoutes extends AllDirectives {
    * once it has ended, as JSON. A client that has already seen every frame of an ended turn gets
    * 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.TurnAnswer> reply, boolean events) {
+  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events) {
     long requestNanos = System.nanoTime();
-    return onSuccess(reply.thenApply(SessionRoutes::turn), turn -> {
+    return onSuccess(reply, turn -> {
       if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
@@ -184,147 +225,132 @@ public final class SessionRoutes extends AllDirectives {
     return frames.runWith(Sink.seq(), sessions.system());
   }
 
-  // ---- replies to HTTP ----
-
-  private static SessionView session(ChatSession.SessionAnswer answer) {
-    return switch (answer) {
-      case ChatSession.SessionReply reply -> reply.session();
-      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
-    };
-  }
-
-  private static ChatSession.TurnReply turn(ChatSession.TurnAnswer answer) {
-    return switch (answer) {
-      case ChatSession.TurnReply reply -> reply;
-      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
-    };
-  }
-
-  private static ChatSession.Done deleted(ChatSession.DeleteAnswer answer) {
-    return switch (answer) {
-      case ChatSession.Done done -> done;
-      case ChatSession.Rejected rejected -> throw Errors.of(rejected);
-    };
-  }
-
-  private Route created(SessionView view) {
-    ObjectNode body = Json.MAPPER.createObjectNode()
-        .put("session_id", view.sessionId())
-        .put("status", status(view))
-        .put("created_at", view.createdAt().toString());
-    return json(StatusCodes.CREATED, body);
-  }
-
-  private Route closed(SessionView view) {
-    ObjectNode body = Json.MAPPER.createObjectNode()
-        .put("session_id", view.sessionId())
-        .put("status", status(view))
-        .put("reason", view.closeReason());
-    summary(body.putObject("summary"), view.summary());
-    return json(StatusCodes.OK, body);
-  }
-
+  /** A turn asked for as JSON: its answer once completed, else the error body of how it ended. */
   private Route turnResult(List<TurnFrame> frames) {
-    if (frames.isEmpty()) {
-      throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "STREAM_ENDED", "The turn's stream ended without an outcome");
-    }
-    TurnFrame last = frames.getLast();
-    return switch (last.event()) {
-      case TurnEnding.Completed completed -> json(StatusCodes.OK, turnJson(frames, completed));
-      case TurnEnding.Failed failed -> complete(Errors.response(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(), last.traceId()));
-      case TurnEnding.Cancelled cancelled -> complete(Errors.response(StatusCodes.CONFLICT, "TURN_CANCELLED",
+    TurnFrame last = frames.isEmpty() ? null : frames.getLast();
+    return switch (last == null ? null : last.event()) {
+      case TurnEnding.Completed completed -> json(StatusCodes.OK, TurnResult.toApi(frames, completed));
+      // The code comes from the turn's frames, which may have been journaled before a code was renamed.
+      case TurnEnding.Failed failed ->
+          complete(Errors.response(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(), last.traceId()));
+      case TurnEnding.Cancelled cancelled -> complete(Errors.response(ErrorCode.TURN_CANCELLED,
           "The turn was cancelled: " + cancelled.reason(), last.traceId()));
-      default -> throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "STREAM_ENDED", "The turn's stream ended without an outcome");
+      case null, default ->
+          throw new ApiException(ErrorCode.STREAM_ENDED, "The turn's stream ended without an outcome");
     };
   }
 
-  private static ObjectNode turnJson(List<TurnFrame> frames, TurnEnding.Completed completed) {
-    TurnFrame last = frames.getLast();
-    ObjectNode body = Json.MAPPER.createObjectNode()
-        .put("session_id", last.sessionId())
-        .put("turn_id", last.turnId())
-        .put("trace_id", last.traceId())
-        .put("status", "completed")
-        .put("message_id", completed.messageId())
-        .put("text", completed.text())
-        .put("latency_ms", completed.latencyMs());
-    CanonicalEvents.usage(body.putObject("usage"), completed.usage());
-    ArrayNode runs = body.putArray("runs");
-    ArrayNode citations = body.putArray("citations");
-    ArrayNode gaps = body.putArray("gaps");
-    for (TurnFrame frame : frames) {
-      switch (frame.event()) {
-        case StreamEvent.RunCompleted run -> CanonicalEvents.run(runs.addObject().put("status", "completed"), run.run());
-        case StreamEvent.RunFailed run -> runs.addObject().put("status", "failed").put("run_id", run.runId())
-            .put("code", run.code()).put("message", run.message());
-        case StreamEvent.Retrieved retrieved -> {
-          CanonicalEvents.citations(citations, retrieved.citations());
-          body.put("confidence", retrieved.confidence());
-        }
-        case StreamEvent.GapFound gap -> gaps.addObject().put("attribute", gap.gap().attribute()).put("suggestion", gap.gap().suggestion());
-        default -> { }
-      }
-    }
-    return body;
+  private Route json(StatusCode status, Object body) {
+    return complete(Json.response(status, body));
   }
 
-  static ObjectNode sessionJson(SessionView view) {
-    ObjectNode body = Json.MAPPER.createObjectNode()
-        .put("session_id", view.sessionId())
-        .put("status", status(view))
-        .put("title", view.title())
-        .put("persona", view.persona())
-        .put("created_at", view.createdAt().toString())
-        .put("updated_at", view.updatedAt().toString())
-        .put("running_turn_id", view.runningTurnId())
-        .put("close_reason", view.closeReason());
-    body.set("metadata", view.metadata());
-    ArrayNode messages = body.putArray("messages");
-    for (SessionView.MessageView message : view.messages()) {
-      ObjectNode node = messages.addObject()
-          .put("message_id", message.messageId())
-          .put("role", message.role())
-          .put("content", message.content())
-          .put("turn_id", message.turnId())
-          .put("created_at", message.createdAt().toString());
-      if (message.runId() != null) {
-        node.put("run_id", message.runId()).put("model", message.model());
-      }
-      CanonicalEvents.citations(node.putArray("citations"), message.citations());
+  // ---- response bodies ----
+
+  record Created(String sessionId, String status, String createdAt) {
+    static Created toApi(SessionView view) {
+      return new Created(view.sessionId(), statusOf(view), view.createdAt().toString());
     }
-    body.set("narrative_state", view.narrativeState());
-    if (view.summary() != null) {
-      summary(body.putObject("summary"), view.summary());
-    }
-    return body;
   }
 
-  /** The state as JSON; a deleted session has no view and shows only its status. */
-  static ObjectNode stateJson(dev.colloquy.engine.session.SessionState state) {
+  record Closed(String sessionId, String status, String reason, Summary summary) {
+    static Closed toApi(SessionView view) {
+      return new Closed(view.sessionId(), statusOf(view), view.closeReason(), Summary.toApi(view.summary()));
+    }
+  }
+
+  record Cancelling(String turnId, String status) {}
+
+  /** A session with its messages; {@code summary} only once it is closed. */
+  record SessionBody(String sessionId, String status, String title, String persona, String createdAt,
+      String updatedAt, String runningTurnId, String closeReason, JsonNode metadata, List<Message> messages,
+      JsonNode narrativeState, @JsonInclude(JsonInclude.Include.NON_NULL) Summary summary) {
+
+    static SessionBody toApi(SessionView view) {
+      return new SessionBody(view.sessionId(), statusOf(view), view.title(), view.persona(),
+          view.createdAt().toString(), view.updatedAt().toString(), view.runningTurnId(), view.closeReason(),
+          view.metadata(), view.messages().stream().map(Message::toApi).toList(), view.narrativeState(),
+          view.summary() == null ? null : Summary.toApi(view.summary()));
+    }
+  }
+
+  /** A user message, or a run's answer, which names its run and model. */
+  record Message(String messageId, String role, String content, String turnId, String createdAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String runId, @JsonInclude(JsonInclude.Include.NON_NULL) String model,
+      List<CitationJson> citations) {
+
+    static Message toApi(SessionView.MessageView message) {
+      return new Message(message.messageId(), message.role(), message.content(), message.turnId(),
+          message.createdAt().toString(), message.runId(), message.model(), CitationJson.toApi(message.citations()));
+    }
+  }
+
+  /** What a closed session amounts to; an empty object for a session closed without one. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Summary(Integer turns, Integer completedTurns, String openedAt, String closedAt, Long durationMs,
+      Map<String, UsageJson> usageByModel) {
+
+    static Summary toApi(SessionSummary summary) {
+      if (summary == null) {
+        return new Summary(null, null, null, null, null, null);
+      }
+      Map<String, UsageJson> usage = new LinkedHashMap<>();
+      summary.usageByModel().forEach((model, u) -> usage.put(model, UsageJson.toApi(u)));
+      return new Summary(summary.turns(), summary.completedTurns(), summary.openedAt().toString(),
+          summary.closedAt().toString(), summary.durationMs(), usage);
+    }
+  }
+
+  /** A deleted session has no view and shows only its status. */
+  record DeletedSession(String sessionId, String status) {}
+
+  /** The state as the API shows it, as the journal endpoint rebuilds it. */
+  static Record stateToApi(SessionState state) {
     if (!state.exists()) {
-      return Json.MAPPER.createObjectNode().put("session_id", state.sessionId())
-          .put("status", state.status().name().toLowerCase());
+      return new DeletedSession(state.sessionId(), state.status().name().toLowerCase());
     }
-    return sessionJson(state.view());
+    return SessionBody.toApi(state.view());
   }
 
-  private static void summary(ObjectNode node, SessionSummary summary) {
-    if (summary == null) {
-      return;
+  /** A completed turn: its answer, every run, the citations and gaps, and the retrieval's confidence if any. */
+  record TurnResult(String sessionId, String turnId, String traceId, String status, String messageId, String text,
+      long latencyMs, UsageJson usage, List<Object> runs, List<CitationJson> citations, List<GapJson> gaps,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence) {
+
+    static TurnResult toApi(List<TurnFrame> frames, TurnEnding.Completed completed) {
+      TurnFrame last = frames.getLast();
+      List<Object> runs = new ArrayList<>();
+      List<CitationJson> citations = new ArrayList<>();
+      List<GapJson> gaps = new ArrayList<>();
+      Double confidence = null;
+      for (TurnFrame frame : frames) {
+        switch (frame.event()) {
+          case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
+          case StreamEvent.RunFailed run -> runs.add(new FailedRun("failed", run.runId(), run.code(), run.message()));
+          case StreamEvent.Retrieved retrieved -> {
+            citations.addAll(CitationJson.toApi(retrieved.citations()));
+            confidence = retrieved.confidence();
+          }
+          case StreamEvent.GapFound gap -> gaps.add(GapJson.toApi(gap.gap()));
+          default -> { }
+        }
+      }
+      return new TurnResult(last.sessionId(), last.turnId(), last.traceId(), "completed", completed.messageId(),
+          completed.text(), completed.latencyMs(), UsageJson.toApi(completed.usage()), runs, citations, gaps,
+          confidence);
     }
-    node.put("turns", summary.turns()).put("completed_turns", summary.completedTurns())
-        .put("opened_at", summary.openedAt().toString()).put("closed_at", summary.closedAt().toString())
-        .put("duration_ms", summary.durationMs());
-    ObjectNode usage = node.putObject("usage_by_model");
-    summary.usageByModel().forEach((model, u) -> CanonicalEvents.usage(usage.putObject(model), u));
   }
 
-  private static String status(SessionView view) {
+  record CompletedRun(String status, String runId, String provider, String model, String text, UsageJson usage,
+      long latencyMs) {
+    static CompletedRun toApi(RunOutcome run) {
+      return new CompletedRun("completed", run.runId(), run.provider(), run.model(), run.text(),
+          UsageJson.toApi(run.usage()), run.latencyMs());
+    }
+  }
+
+  record FailedRun(String status, String runId, String code, String message) {}
+
+  private static String statusOf(SessionView view) {
     return view.status().name().toLowerCase();
-  }
-
-  private Route json(StatusCode status, ObjectNode body) {
-    return complete(HttpResponse.create().withStatus(status)
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, body.toString())));
   }
 }

@@ -14,7 +14,7 @@ public final class SseFraming {
   private SseFraming() {}
 
   public static ByteString canonical(TurnFrame frame) {
-    return event(CanonicalEvents.name(frame.event()), frame.id(), CanonicalEvents.data(frame).toString());
+    return event(CanonicalEvents.name(frame.event()), frame.id(), Json.write(CanonicalEvents.data(frame)));
   }
 
   static ByteString event(String name, long id, String jsonData) {

@@ -37,6 +37,9 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Rejections;
+import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
 import org.apache.pekko.persistence.testkit.PersistenceTestKitSnapshotPlugin;
 import org.junit.jupiter.api.AfterAll;
@@ -93,10 +96,16 @@ class SessionRoutesTest {
             ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
             : CompletableFuture.completedFuture(List.of()), settings.admin(), false),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
+        rejectedByPekko());
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     base = "http://127.0.0.1:" + binding.localAddress().getPort();
+  }
+
+  /** A route that rejects in a way only Pekko's default handler answers, standing in for the knowledge API. */
+  private static Route rejectedByPekko() {
+    AllDirectives directives = new AllDirectives() { };
+    return directives.path("validated", () -> directives.reject(Rejections.validationRejection("The value is not valid")));
   }
 
   @AfterAll
@@ -226,6 +235,14 @@ class SessionRoutesTest {
   }
 
   @Test
+  void aRejectionPekkoAnswersItselfGetsTheErrorBodyWithItsStatusAndText() throws Exception {
+    HttpResponse<String> response = send("GET", "/validated", null);
+    assertError(response, 400, "BAD_REQUEST");
+    assertThat(Json.MAPPER.readTree(response.body()).path("error").path("message").asText())
+        .isEqualTo("The value is not valid");
+  }
+
+  @Test
   void badRequestsGetTheErrorBody() throws Exception {
     String sessionId = openSession();
     String turns = "/v1/sessions/" + sessionId + "/turns";
@@ -284,7 +301,7 @@ class SessionRoutesTest {
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), production.http()),
         new SessionListRoutes(SessionRoutesTest::listing), closed,
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject());
+        rejectedByPekko());
     ServerBinding other = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.Usage;
 import org.junit.jupiter.api.Test;
 
 class SseFramingTest {
@@ -38,5 +39,14 @@ class SseFramingTest {
     assertThat(event.json().path("reason").asText()).isEqualTo("disconnected");
     assertThat(event.json().path("session_id").asText()).isEqualTo("s");
     assertThat(event.json().path("turn_id").asText()).isEqualTo("t");
+  }
+
+  @Test
+  void aFrameIsWrittenWithItsFieldsInWireOrder() {
+    TurnFrame frame = new TurnFrame(3, "s", "t", "tr", new TurnEnding.Completed("m1", "done", 99, new Usage(12, 7, 0.5)));
+    assertThat(SseFraming.canonical(frame).utf8String()).isEqualTo("event: turn.completed\nid: 3\ndata: "
+        + "{\"session_id\":\"s\",\"turn_id\":\"t\",\"trace_id\":\"tr\",\"message_id\":\"m1\",\"text\":\"done\","
+        + "\"latency_ms\":99,\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,\"total_tokens\":19,\"cost_usd\":0.5}}"
+        + "\n\n");
   }
 }

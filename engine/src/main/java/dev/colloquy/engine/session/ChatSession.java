@@ -12,6 +12,7 @@ import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
 import dev.colloquy.engine.turn.Transcript;
@@ -230,7 +231,6 @@ public final class ChatSession
   public static final String TURN_ENDED = "TURN_ENDED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
-  public static final String INVALID_MESSAGE = "INVALID_MESSAGE";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
@@ -435,9 +435,10 @@ public final class ChatSession
         .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false, stream.frames()));
   }
 
+  /** The one rule for what a turn may ask; every API that starts turns answers with these codes. */
   private Rejected validate(StartTurn start) {
     if (start.message() == null || start.message().isBlank()) {
-      return new Rejected(INVALID_MESSAGE, "The message must not be empty", null);
+      return new Rejected(ErrorCode.EMPTY_MESSAGE.name(), "The message must not be empty", null);
     }
     if (start.models().size() > services.llm().maxModelsPerTurn()) {
       return new Rejected(TOO_MANY_MODELS,

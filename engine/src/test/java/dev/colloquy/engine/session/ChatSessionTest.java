@@ -213,7 +213,7 @@ class ChatSessionTest {
     newSession("colloquy.llm.max-models-per-turn = 2");
     open();
     var empty = start("  ", null, List.of());
-    assertThat(rejected(empty.reply()).code()).isEqualTo(ChatSession.INVALID_MESSAGE);
+    assertThat(rejected(empty.reply()).code()).isEqualTo("EMPTY_MESSAGE");
     var unknown = start("hi", null, List.of("gpt-9"));
     assertThat(rejected(unknown.reply()).code()).isEqualTo(ChatSession.UNKNOWN_MODEL);
     assertThat(rejected(unknown.reply()).message()).contains("gpt-9");
