@@ -81,18 +81,25 @@ public final class DocumentParser {
       }
       return parsed;
     } catch (TimeoutException e) {
-      budget.cancel();
-      task.cancel(true);
+      stop(task, budget);
       throw new IngestionException(
           Code.PARSE_TIMEOUT, "parsing took longer than " + limits.parseTimeout().toMillis() + " ms");
     } catch (InterruptedException e) {
-      budget.cancel();
-      task.cancel(true);
+      stop(task, budget);
       Thread.currentThread().interrupt();
       throw new IngestionException(Code.PARSE_TIMEOUT, "parsing was interrupted");
     } catch (ExecutionException e) {
       throw translate(type, e.getCause());
     }
+  }
+
+  /**
+   * Stops a parse cooperatively: the budget makes the parser give up at its next piece of text. The
+   * parser's thread is not interrupted, since an interrupt closes whatever NIO channel it is using.
+   */
+  private static void stop(FutureTask<ParsedDocument> task, TextBudget budget) {
+    budget.cancel();
+    task.cancel(false);
   }
 
   /** The type of a file: its extension must name a supported type and its content must not contradict it. */
