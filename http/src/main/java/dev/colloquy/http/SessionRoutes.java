@@ -125,14 +125,14 @@ public final class SessionRoutes extends AllDirectives {
     CompletionStage<ChatSession.Reply> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
         request.message(), request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(),
         traceId, replyTo));
-    return stream(reply, events);
+    return stream(reply, events, 0);
   }
 
   private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
     CompletionStage<ChatSession.Reply> reply =
         sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo));
-    return stream(reply, true);
+    return stream(reply, true, afterId);
   }
 
   private static long eventId(String value) {
@@ -149,16 +149,18 @@ public final class SessionRoutes extends AllDirectives {
 
   /**
    * Serves an accepted turn's stream, which the session materialized on its own node, as SSE or,
-   * once it has ended, as JSON. A client that has already seen every frame of an ended turn gets
-   * 204, which tells an EventSource to stop reconnecting.
+   * once it has ended, as JSON. A client that has already seen every frame of an ended turn (or
+   * names an id beyond its last) gets 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.Reply> reply, boolean events) {
+  private Route stream(CompletionStage<ChatSession.Reply> reply, boolean events, long afterId) {
     long requestNanos = System.nanoTime();
     return onSuccess(reply.thenApply(r -> (ChatSession.TurnReply) accepted(r)), turn -> {
       if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
-      Source<TurnFrame, NotUsed> frames = turn.frames().getSource();
+      // A running turn sends its new frames to every subscriber; one that resumes with an id the turn
+      // has not reached yet waits for the frames after it, so nothing is sent twice.
+      Source<TurnFrame, NotUsed> frames = turn.frames().getSource().filter(frame -> frame.id() > afterId);
       return events
           ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
           : onSuccess(collect(frames), this::turnResult);

@@ -183,6 +183,23 @@ class KnowledgeServiceTest {
   }
 
   @Test
+  void aTextFileOverTheTextCapIsRefusedAtOnce() {
+    IngestionLimits defaults = IngestionLimits.defaults();
+    IngestionLimits smallCap = new IngestionLimits(defaults.maxUploadBytes(), defaults.parseTimeout(),
+        defaults.maxArchiveEntries(), defaults.maxArchiveUncompressedBytes(), 50);
+    KnowledgeService service = new KnowledgeService(documents, vectors(), IngestionPipeline.create(smallCap, model),
+        Optional.empty(), executor, Clock.systemUTC());
+
+    assertThatThrownBy(() -> service.ingest(TENANT, "long.txt", utf8("word ".repeat(20))))
+        .isInstanceOf(IngestionException.class)
+        .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.TOO_LARGE))
+        .hasMessageContaining("100 characters of text; the limit is 50");
+    assertThat(service.list(TENANT)).isEmpty();
+    assertThat(service.ingest(TENANT, "short.txt", utf8("word ".repeat(5))).document().status())
+        .isEqualTo(DocumentStatus.PENDING);
+  }
+
+  @Test
   void aModelEnricherRewritesSummariesInTheBackgroundOnceSearchable() throws Exception {
     KnowledgeService service = service(model, Optional.of((section, text) ->
         new Enrichment("Model summary of " + section, List.of("q1?", "q2?", "q3?"), "test-chat-model")));
