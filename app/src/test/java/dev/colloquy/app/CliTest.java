@@ -66,6 +66,18 @@ class CliTest {
   }
 
   @Test
+  void everyHelpParagraphIsAFinishedSentence() {
+    assertFinished(new CommandLine(new Cli()));
+  }
+
+  private static void assertFinished(CommandLine command) {
+    for (String paragraph : command.getCommandSpec().usageMessage().description()) {
+      assertThat(paragraph).as(command.getCommandName()).endsWith(".");
+    }
+    command.getSubcommands().values().forEach(CliTest::assertFinished);
+  }
+
+  @Test
   void aServerThatIsNotThereIsNamed() throws Exception {
     Path file = Files.writeString(scratch.resolve("note.md"), "# Note\n\nHello.\n");
     String[][] commands = {
