@@ -69,6 +69,8 @@ public final class Cli {
       context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(level);
       context.getLogger("org.apache.pekko").setLevel(level);
     }
+    // Lucene logs through java.util.logging (e.g. that it uses the Vector API), which Logback does not see.
+    java.util.logging.Logger.getLogger("").setLevel(verbose ? java.util.logging.Level.INFO : java.util.logging.Level.WARNING);
   }
 
   /** A failure the user can act on is one line, not a stack trace (unless --verbose asks for it). */
