@@ -1,5 +1,6 @@
 # Sourced by ./colloquy and .ci/run: points JAVA_HOME at a JDK >= 21 (JAVA_HOME if it is one,
 # then the java on PATH, then the JDKs under /usr/lib/jvm, newest first), or fails with one line.
+# COLLOQUY_JVM_DIR names another folder of JDKs to look in instead of /usr/lib/jvm.
 java_major() {
   "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n1
 }
@@ -17,10 +18,10 @@ select_jdk() {
     if is_jdk21 "$from_path"; then export JAVA_HOME="$from_path"; return 0; fi
   fi
   local candidate
-  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+  for candidate in $(ls -d "${COLLOQUY_JVM_DIR:-/usr/lib/jvm}"/*/ 2>/dev/null | sort -V -r); do
     candidate=${candidate%/}
     if is_jdk21 "$candidate"; then export JAVA_HOME="$candidate"; return 0; fi
   done
-  echo "colloquy: a JDK 21 or newer is required; set JAVA_HOME to one" >&2
+  echo "colloquy: a JDK 21 or newer is required (none in JAVA_HOME, on the PATH or under ${COLLOQUY_JVM_DIR:-/usr/lib/jvm}); set JAVA_HOME to one" >&2
   return 1
 }

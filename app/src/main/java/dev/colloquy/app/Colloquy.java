@@ -16,6 +16,7 @@ import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
 import dev.colloquy.http.ApiRoutes;
+import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
@@ -31,6 +32,7 @@ import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
+import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.SessionProjection;
 import java.time.Duration;
@@ -44,6 +46,7 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.server.Directives;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,7 +120,9 @@ public final class Colloquy implements AutoCloseable {
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
+          Directives.concat(
+              new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
+              new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking).route()),
           operations.observability(!settings.production()), () -> !turns.draining(),
           traceId -> tenantConfigRoutes.route(SessionRoutes.DEFAULT_TENANT, traceId),
           new Cors(settings.cors(), tenantConfigs));
@@ -143,8 +148,26 @@ public final class Colloquy implements AutoCloseable {
         knowledge.close();
       }
       database.close();
-      throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start", e);
+      throw startFailure(e, config, settings, system != null);
     }
+  }
+
+  /** A port already taken is named, with what to change; anything else keeps its own message. */
+  private static RuntimeException startFailure(Exception e, Config config, ColloquySettings settings,
+      boolean clusterStarted) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.net.BindException) {
+        if (!clusterStarted) {
+          return new IllegalStateException("cluster port " + config.getInt("pekko.remote.artery.canonical.port")
+              + " on " + config.getString("pekko.remote.artery.canonical.hostname")
+              + " is already in use (is another Colloquy running?); a second local instance needs its own"
+              + " COLLOQUY_CLUSTER_PORT, e.g. 25521", e);
+        }
+        return new IllegalStateException("HTTP port " + settings.http().port() + " on " + settings.http().host()
+            + " is already in use; choose another with --port or COLLOQUY_HTTP_PORT", e);
+      }
+    }
+    return e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start: " + Failures.describe(e), e);
   }
 
   /** Without configured seed nodes the node forms a cluster of its own. */

@@ -20,10 +20,14 @@ import dev.colloquy.ingestion.store.VectorStore;
 import dev.colloquy.ingestion.store.qdrant.QdrantVectorStore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tenant documents side of a node: the embedding model, the vector store, hybrid search (the
@@ -31,6 +35,9 @@ import javax.sql.DataSource;
  * on pools of its own, never on the actors' dispatcher.
  */
 public final class Knowledge implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Knowledge.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
   private final VectorStore store;
   private final HybridKnowledgeBase search;
@@ -103,10 +110,22 @@ public final class Knowledge implements AutoCloseable {
     return documents;
   }
 
+  /**
+   * Lets queued ingestions and clean-ups finish before the store closes, and never interrupts them:
+   * an interrupt in the middle of index I/O would close the index's files under it.
+   */
   @Override
   public void close() {
-    ingestion.shutdownNow();
-    searching.shutdownNow();
+    ingestion.shutdown();
+    searching.shutdown();
+    try {
+      if (!ingestion.awaitTermination(CLOSE_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        LOG.warn("Document ingestion still running after {}; closing the store after its current write",
+            CLOSE_TIMEOUT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     store.close();
   }
 }

@@ -95,4 +95,29 @@ class DisconnectResumeIntegrationTest {
       assertThat(stream.comments()).isNotEmpty().containsOnly("keep-alive");
     }
   }
+
+  @Test
+  void aLastEventIdAheadOfARunningTurnWaitsForTheFramesAfterIt() throws Exception {
+    String sessionId = app.api().openSession();
+    try (SseClient first = app.api().streamTurn(sessionId, Api.turn("Another long story"))) {
+      SseEvent started = first.next(Duration.ofSeconds(30));
+      String turnId = started.text("turn_id");
+      long ahead = 20;
+
+      List<SseEvent> rest;
+      try (SseClient resumed = app.api().joinTurn(sessionId, turnId, ahead)) {
+        rest = resumed.readToEnd(Duration.ofSeconds(30));
+      }
+      List<SseEvent> all = first.readToEnd(Duration.ofSeconds(30));
+
+      assertThat(rest.getFirst().number()).isEqualTo(ahead + 1);
+      assertThat(StreamedTurnIntegrationTest.ids(rest))
+          .containsExactlyElementsOf(LongStream.rangeClosed(ahead + 1, all.getLast().number()).boxed().toList());
+      assertThat(rest.getLast().event()).isEqualTo("turn.completed");
+
+      Api.Response beyondTheEnd = app.api().send("GET", "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events",
+          null, "Accept", "text/event-stream", "Last-Event-ID", String.valueOf(all.getLast().number() + 100));
+      assertThat(beyondTheEnd.status()).isEqualTo(204);
+    }
+  }
 }

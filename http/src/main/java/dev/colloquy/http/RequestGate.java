@@ -36,15 +36,19 @@ final class RequestGate extends AllDirectives {
   }
 
   /**
-   * New turns while this node shuts down. The session refuses them too, but only on the node that
-   * hosts it: a draining node would otherwise still start turns for sessions hosted elsewhere and
-   * then close their streams under them. Joins, cancels and reads go through.
+   * New sessions and new turns while this node shuts down. The session refuses turns too, but only on
+   * the node that hosts it: a draining node would otherwise still start turns for sessions hosted
+   * elsewhere and then close their streams under them. Joins, cancels and reads go through.
    */
   static RequestGate newTurns(BooleanSupplier acceptingTurns) {
-    return new RequestGate(
-        request -> request.method().equals(HttpMethods.POST) && request.getUri().path().endsWith("/turns"),
-        acceptingTurns, ErrorCode.SHUTTING_DOWN,
-        "This node is shutting down and takes no new turns; try again in a moment");
+    return new RequestGate(RequestGate::opensSessionOrTurn, acceptingTurns, ErrorCode.SHUTTING_DOWN,
+        "This node is shutting down and takes no new sessions or turns; try again in a moment");
+  }
+
+  private static boolean opensSessionOrTurn(HttpRequest request) {
+    String path = request.getUri().path();
+    return request.method().equals(HttpMethods.POST)
+        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/"));
   }
 
   Route guard(Supplier<Route> inner) {

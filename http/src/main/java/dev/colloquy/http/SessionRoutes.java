@@ -184,26 +184,28 @@ public final class SessionRoutes extends AllDirectives {
 
   private Route startTurn(String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    return stream(start(sessionId, request, traceId), events);
+    return stream(start(sessionId, request, traceId), events, 0);
   }
 
   private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(sessionId, turnId, afterId), true);
+    return stream(join(sessionId, turnId, afterId), true, afterId);
   }
 
   /**
    * Serves an accepted turn's stream, which the session materialized on its own node, as SSE or,
-   * once it has ended, as JSON. A client that has already seen every frame of an ended turn gets
-   * 204, which tells an EventSource to stop reconnecting.
+   * once it has ended, as JSON. A client that has already seen every frame of an ended turn (or
+   * names an id beyond its last) gets 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events) {
+  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId) {
     long requestNanos = System.nanoTime();
     return onSuccess(reply, turn -> {
       if (turn.nothingFollows()) {
         return complete(StatusCodes.NO_CONTENT);
       }
-      Source<TurnFrame, NotUsed> frames = turn.frames().getSource();
+      // A running turn sends its new frames to every subscriber; one that resumes with an id the turn
+      // has not reached yet waits for the frames after it, so nothing is sent twice.
+      Source<TurnFrame, NotUsed> frames = turn.frames().getSource().filter(frame -> frame.id() > afterId);
       return events
           ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
           : onSuccess(collect(frames), this::turnResult);

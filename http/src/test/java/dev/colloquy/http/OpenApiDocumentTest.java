@@ -51,7 +51,7 @@ import org.junit.jupiter.api.Test;
 class OpenApiDocumentTest {
 
   /**
-   * Every route of SessionRoutes, JournalRoutes, KnowledgeRoutes, HealthRoutes and OpenApiRoutes, as
+   * Every route of SessionRoutes, JournalRoutes, KnowledgeRoutes, BillingRoutes, HealthRoutes and OpenApiRoutes, as
    * OpenAPI path templates. A route added to the code must be added here and to the document.
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
@@ -67,6 +67,7 @@ class OpenApiDocumentTest {
       Map.entry("/v1/knowledge/list", Set.of("get")),
       Map.entry("/v1/knowledge/{document_id}/status", Set.of("get")),
       Map.entry("/v1/knowledge/{document_id}", Set.of("delete")),
+      Map.entry("/v1/billing", Set.of("get")),
       Map.entry("/health", Set.of("get")),
       Map.entry("/ready", Set.of("get")),
       Map.entry("/metrics", Set.of("get")),

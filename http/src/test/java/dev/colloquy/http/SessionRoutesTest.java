@@ -315,7 +315,7 @@ class SessionRoutesTest {
   }
 
   @Test
-  void aNodeShuttingDownRefusesNewTurnsForAnySessionButStillServesJoinsAndCancels() throws Exception {
+  void aNodeShuttingDownRefusesNewSessionsAndTurnsButStillServesJoinsAndCancels() throws Exception {
     String sessionId = openSession();
     HttpResponse<String> started = send("POST", "/v1/sessions/" + sessionId + "/turns", "{\"message\":\"hi\"}");
     assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
@@ -336,6 +336,11 @@ class SessionRoutesTest {
           .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"one more\"}")).build(), HttpResponse.BodyHandlers.ofString());
       assertError(refused, 503, "SHUTTING_DOWN");
       assertThat(refused.headers().firstValue("Retry-After")).contains("5");
+      HttpResponse<String> newSession = client.send(HttpRequest.newBuilder(
+              URI.create("http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertError(newSession, 503, "SHUTTING_DOWN");
       HttpResponse<String> joined = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/events"))
           .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
       assertThat(joined.statusCode()).isEqualTo(200);

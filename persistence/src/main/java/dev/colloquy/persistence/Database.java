@@ -53,6 +53,19 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens a database that must already hold Colloquy's data, for commands that only read or reset
+   * it: an embedded one is refused, naming the directory, when it was never created there (a wrong
+   * --data-dir, or a command run from another folder, would otherwise start an empty database).
+   */
+  public static Database openExisting(StorageSettings storage) {
+    if (storage.externalDb().isEmpty() && !Files.isRegularFile(storage.dataDir().resolve("postgres").resolve("PG_VERSION"))) {
+      throw new IllegalArgumentException("no Colloquy data in " + storage.dataDir().toAbsolutePath().normalize()
+          + " (give --data-dir, or run from the folder that holds ./data)");
+    }
+    return open(storage);
+  }
+
   private static Database external(DatabaseSettings settings) {
     // A JDBC URL may carry a password among its parameters: only what comes before them is logged.
     log.info("Using external PostgreSQL at {}", settings.url().split("\\?", 2)[0]);

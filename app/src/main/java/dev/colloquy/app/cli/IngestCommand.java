@@ -39,8 +39,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code colloquy ingest}: adds documents to the knowledge base, with a progress bar and a summary. */
 @Command(name = "ingest", mixinStandardHelpOptions = true,
-    description = {"Ingests files (PDF, DOCX, HTML, Markdown, TXT, CSV), or every file under the folders given,",
-        "into the knowledge base of the data directory (no server may run on it), or of a running server with --server."})
+    description = {"Ingests files (PDF, DOCX, HTML, Markdown, TXT, CSV), or every file under the folders given, "
+        + "into the knowledge base of the data directory (no server may run on it), or of a running server with --server.",
+        "bench/eval holds ready-made sample documents to try it on."})
 final class IngestCommand implements Callable<Integer> {
 
   private static final Duration WAIT_PER_FILE = Duration.ofMinutes(10);
@@ -141,7 +142,7 @@ final class IngestCommand implements Callable<Integer> {
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(head, Files.readAllBytes(file), tail)))
         .build();
-    HttpResponse<String> accepted = client.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> accepted = ServerRequests.send(client, request);
     JsonNode body = Json.MAPPER.readTree(accepted.body());
     if (accepted.statusCode() != 202) {
       return new Result(file, "refused", 0, body.path("error").path("code").asText() + ": "
@@ -150,9 +151,8 @@ final class IngestCommand implements Callable<Integer> {
     String documentId = body.path("document_id").asText();
     Instant deadline = Instant.now().plus(WAIT_PER_FILE);
     while (Instant.now().isBefore(deadline)) {
-      JsonNode status = Json.MAPPER.readTree(client.send(
-          HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status")).build(),
-          HttpResponse.BodyHandlers.ofString()).body());
+      JsonNode status = Json.MAPPER.readTree(ServerRequests.send(client,
+          HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status")).build()).body());
       String state = status.path("status").asText();
       if (state.equals("ready") || state.equals("failed")) {
         return new Result(file, state, status.path("chunk_count").asInt(),

@@ -59,8 +59,10 @@ final class MockLlmCommand implements Callable<Integer> {
         .withFailFirstRequests(failFirst)
         .withTokenText(tokenText);
     MockLlmServer server = MockLlmServer.start(settings, host, port);
-    System.out.println("mock-llm listening on " + server.baseUrl());
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "mock-llm-shutdown"));
+    // SIGTERM is a normal stop: close the server and exit 0 rather than the JVM's 143.
+    sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> server.close());
+    System.out.println("mock-llm listening on " + server.baseUrl());
     server.whenClosed().toCompletableFuture().join();
     return 0;
   }

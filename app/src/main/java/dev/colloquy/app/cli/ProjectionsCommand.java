@@ -30,8 +30,8 @@ final class ProjectionsCommand implements Callable<Integer> {
   }
 
   @Command(name = "rebuild", mixinStandardHelpOptions = true,
-      description = {"Empties the read tables and resets the projection's offsets; the next start of the server",
-          "refills them from the journal. Run it with the server stopped (an embedded database refuses otherwise)."})
+      description = {"Empties the read tables and resets the projection's offsets; the next start of the server "
+          + "refills them from the journal. Run it with the server stopped (an embedded database refuses otherwise)."})
   static final class Rebuild implements Callable<Integer> {
 
     @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
@@ -45,7 +45,7 @@ final class ProjectionsCommand implements Callable<Integer> {
       Config overrides = dataDir == null ? ConfigFactory.empty()
           : ConfigFactory.parseMap(Map.of("colloquy.storage.data-dir", dataDir.toString()));
       ColloquySettings settings = ColloquySettings.create(Colloquy.loadConfig(overrides));
-      try (Database database = Database.open(settings.storage())) {
+      try (Database database = Database.openExisting(settings.storage())) {
         ReadSide.rebuild(database.dataSource());
       }
       spec.commandLine().getOut().println(

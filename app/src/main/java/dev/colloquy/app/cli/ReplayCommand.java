@@ -84,7 +84,7 @@ final class ReplayCommand implements Callable<Integer> {
         : ConfigFactory.parseMap(Map.of("colloquy.storage.data-dir", dataDir.toString()));
     Config config = Colloquy.loadConfig(overrides);
     ColloquySettings settings = ColloquySettings.create(config);
-    try (Database database = Database.open(settings.storage())) {
+    try (Database database = Database.openExisting(settings.storage())) {
       Config local = ConfigFactory.parseMap(Map.of("pekko.actor.provider", "local", "pekko.loglevel", "WARNING"));
       ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "colloquy-replay",
           local.withFallback(JournalConfig.forDatabase(database.connection())).withFallback(config));
@@ -107,7 +107,7 @@ final class ReplayCommand implements Callable<Integer> {
       request.header("Authorization", "Bearer " + token);
     }
     try (HttpClient client = HttpClient.newHttpClient()) {
-      HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response = ServerRequests.send(client, request.build());
       if (response.statusCode() == 404) {
         return List.of();
       }

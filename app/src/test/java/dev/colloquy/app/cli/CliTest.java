@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** What a user sees from the command line when something is wrong: one line and a non-zero exit. */
@@ -19,10 +24,20 @@ class CliTest {
         .setExecutionExceptionHandler(Cli::oneLine).execute(args);
   }
 
+  @TempDir
+  Path scratch;
+
   @AfterEach
   void clearProperties() {
     System.clearProperty("colloquy.http.port");
     System.clearProperty("colloquy.llm.base-url");
+    System.clearProperty("pekko.remote.artery.canonical.port");
+  }
+
+  private String oneLineOfErr() {
+    String text = err.toString().strip();
+    assertThat(text).startsWith("colloquy: ").doesNotContain("\n").doesNotContain("Exception").doesNotContain("null");
+    return text;
   }
 
   @Test
@@ -43,7 +58,7 @@ class CliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"serve", "ingest", "replay", "mock-llm", "projections"}) {
+    for (String command : new String[] {"serve", "ingest", "replay", "billing", "mock-llm", "projections"}) {
       out.getBuffer().setLength(0);
       assertThat(run(command, "--help")).as(command).isZero();
       assertThat(out.toString()).as(command).contains("Usage: colloquy " + command);
@@ -51,8 +66,54 @@ class CliTest {
   }
 
   @Test
-  void replayOfAnUnknownSessionSaysSo() {
-    assertThat(run("replay", "--server", "http://127.0.0.1:9", "x")).isEqualTo(1);
-    assertThat(err.toString()).startsWith("colloquy: ");
+  void everyHelpParagraphIsAFinishedSentence() {
+    assertFinished(new CommandLine(new Cli()));
+  }
+
+  private static void assertFinished(CommandLine command) {
+    for (String paragraph : command.getCommandSpec().usageMessage().description()) {
+      assertThat(paragraph).as(command.getCommandName()).endsWith(".");
+    }
+    command.getSubcommands().values().forEach(CliTest::assertFinished);
+  }
+
+  @Test
+  void aServerThatIsNotThereIsNamed() throws Exception {
+    Path file = Files.writeString(scratch.resolve("note.md"), "# Note\n\nHello.\n");
+    String[][] commands = {
+        {"replay", "--server", "http://127.0.0.1:9", "x"},
+        {"ingest", "--server", "http://127.0.0.1:9", file.toString()},
+        {"billing", "--server", "http://127.0.0.1:9"}};
+    for (String[] command : commands) {
+      err.getBuffer().setLength(0);
+      assertThat(run(command)).as(command[0]).isEqualTo(1);
+      assertThat(oneLineOfErr()).as(command[0]).contains("http://127.0.0.1:9");
+    }
+  }
+
+  @Test
+  void readingCommandsRefuseADirectoryWithoutColloquyData() {
+    Path empty = scratch.resolve("not-data");
+    String[][] commands = {
+        {"replay", "--data-dir", empty.toString(), "abc"},
+        {"projections", "rebuild", "--data-dir", empty.toString()},
+        {"billing", "--data-dir", empty.toString()}};
+    for (String[] command : commands) {
+      err.getBuffer().setLength(0);
+      assertThat(run(command)).as(command[0]).isEqualTo(1);
+      assertThat(oneLineOfErr()).as(command[0]).contains("no Colloquy data in " + empty.toAbsolutePath());
+    }
+    assertThat(empty).doesNotExist();
+  }
+
+  @Test
+  void aPortInUseIsNamed() throws Exception {
+    System.setProperty("pekko.remote.artery.canonical.port", "0");
+    try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("0.0.0.0"))) {
+      int port = taken.getLocalPort();
+      assertThat(run("serve", "--port", String.valueOf(port), "--data-dir", scratch.resolve("data").toString()))
+          .isEqualTo(1);
+      assertThat(oneLineOfErr()).contains("HTTP port " + port).contains("already in use").contains("--port");
+    }
   }
 }

@@ -62,7 +62,26 @@ public final class DocumentParser {
       throw new IngestionException(
           Code.TOO_LARGE, "the file is " + content.length + " bytes; the limit is " + limits.maxUploadBytes());
     }
-    return detectType(fileName, content);
+    DocumentType type = detectType(fileName, content);
+    if (type == DocumentType.TXT) {
+      refuseTooMuchText(content);
+    }
+    return type;
+  }
+
+  /**
+   * A plain-text file yields its own characters, so one over the text cap is refused at upload
+   * rather than accepted and failed later; other types yield less text than their bytes hold.
+   */
+  private void refuseTooMuchText(byte[] content) {
+    if (content.length <= limits.maxExtractedChars()) {
+      return;
+    }
+    int chars = TextDecoding.decode(content).length();
+    if (chars > limits.maxExtractedChars()) {
+      throw new IngestionException(Code.TOO_LARGE, "the file holds " + chars + " characters of text; the limit is "
+          + limits.maxExtractedChars());
+    }
   }
 
   public ParsedDocument parse(String fileName, byte[] content) {
@@ -81,18 +100,26 @@ public final class DocumentParser {
       }
       return parsed;
     } catch (TimeoutException e) {
-      budget.cancel();
-      task.cancel(true);
+      stop(task, budget);
       throw new IngestionException(
           Code.PARSE_TIMEOUT, "parsing took longer than " + limits.parseTimeout().toMillis() + " ms");
     } catch (InterruptedException e) {
-      budget.cancel();
-      task.cancel(true);
+      stop(task, budget);
       Thread.currentThread().interrupt();
       throw new IngestionException(Code.PARSE_TIMEOUT, "parsing was interrupted");
     } catch (ExecutionException e) {
       throw translate(type, e.getCause());
     }
+  }
+
+  /**
+   * Stops a parse: the budget makes the parser give up at its next piece of text, and the interrupt
+   * frees one that hangs without producing any. That is safe here because the parse runs on a thread
+   * of its own that reads only the upload's bytes; threads that write the index are never interrupted.
+   */
+  private static void stop(FutureTask<ParsedDocument> task, TextBudget budget) {
+    budget.cancel();
+    task.cancel(true);
   }
 
   /** The type of a file: its extension must name a supported type and its content must not contradict it. */

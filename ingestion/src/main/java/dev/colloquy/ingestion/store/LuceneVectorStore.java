@@ -19,7 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -53,6 +58,12 @@ import org.apache.lucene.store.FSDirectory;
  * (BM25, English analysis). Visibility is an updatable doc-value, so {@link #publish} flips a whole
  * document (and retires others) in one commit. Every query also filters on the tenant id. Writes to
  * one tenant are serialized; each is committed before it returns, so the index survives a restart.
+ *
+ * <p>Every write, and the opening and closing of an index, runs on one thread of the store's own
+ * that nothing else can reach: interrupting a thread in the middle of NIO I/O closes the channel it
+ * was using, which for Lucene means the index's files and its write lock ("FileLock invalidated by
+ * an external force"). A caller that is interrupted (a cancelled future, an executor shut down now)
+ * still waits for its write to finish and keeps its interrupt flag; the index is never touched.
  */
 public final class LuceneVectorStore implements VectorStore {
 
@@ -69,6 +80,8 @@ public final class LuceneVectorStore implements VectorStore {
   private final int dimensions;
   private final Analyzer analyzer = EnglishText.analyzer();
   private final Map<String, TenantIndex> tenants = new ConcurrentHashMap<>();
+  private final ExecutorService writer =
+      Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("lucene-writer").factory());
 
   /**
    * @param directory where the tenants' indexes live (created if missing)
@@ -228,17 +241,23 @@ public final class LuceneVectorStore implements VectorStore {
 
   @Override
   public void close() {
-    IOException failure = null;
-    for (TenantIndex index : tenants.values()) {
-      try {
-        index.close();
-      } catch (IOException e) {
-        failure = e;
-      }
-    }
-    tenants.clear();
-    if (failure != null) {
-      throw storeFailed(failure);
+    try {
+      write(() -> {
+        IOException failure = null;
+        for (TenantIndex index : tenants.values()) {
+          try {
+            index.close();
+          } catch (IOException e) {
+            failure = e;
+          }
+        }
+        tenants.clear();
+        if (failure != null) {
+          throw failure;
+        }
+      });
+    } finally {
+      writer.shutdown();
     }
   }
 
@@ -318,13 +337,19 @@ public final class LuceneVectorStore implements VectorStore {
   }
 
   private TenantIndex index(String tenantId) {
-    return tenants.computeIfAbsent(tenantId, id -> {
-      try {
-        return new TenantIndex(tenantPath(id));
-      } catch (IOException e) {
-        throw storeFailed(e);
-      }
-    });
+    TenantIndex open = tenants.get(tenantId);
+    if (open != null) {
+      return open;
+    }
+    synchronized (tenants) {
+      return onWriter(() -> tenants.computeIfAbsent(tenantId, id -> {
+        try {
+          return new TenantIndex(tenantPath(id));
+        } catch (IOException e) {
+          throw storeFailed(e);
+        }
+      }));
+    }
   }
 
   private Optional<TenantIndex> existingIndex(String tenantId) {
@@ -372,11 +397,38 @@ public final class LuceneVectorStore implements VectorStore {
     void run() throws IOException;
   }
 
-  private static void write(IndexWrite write) {
+  private void write(IndexWrite write) {
+    onWriter(() -> {
+      try {
+        write.run();
+        return null;
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
+    });
+  }
+
+  /** Runs the work on the writer thread and waits for it, even through an interrupt, which it keeps. */
+  private <T> T onWriter(Callable<T> work) {
+    Future<T> result = writer.submit(work);
+    boolean interrupted = false;
     try {
-      write.run();
-    } catch (IOException e) {
-      throw storeFailed(e);
+      while (true) {
+        try {
+          return result.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException runtime) {
+            throw runtime;
+          }
+          throw new IngestionException(Code.STORE_FAILED, "the Lucene index failed: " + e.getCause(), e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import static dev.colloquy.ingestion.parse.Fixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.HashingEmbeddingModel;
@@ -180,6 +181,24 @@ class KnowledgeServiceTest {
         .isInstanceOf(IngestionException.class)
         .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.UNSUPPORTED_TYPE));
     assertThat(service.list(TENANT)).isEmpty();
+  }
+
+  @Test
+  void aTextFileOverTheTextCapIsRefusedAtOnce() {
+    KnowledgeSettings.Ingestion defaults = TestLimits.defaults();
+    KnowledgeSettings.Ingestion smallCap = new KnowledgeSettings.Ingestion(defaults.maxUploadBytes(),
+        defaults.parseTimeout(), defaults.maxArchiveEntries(), defaults.maxArchiveUncompressedBytes(), 50,
+        defaults.workers());
+    KnowledgeService service = new KnowledgeService(documents, vectors(), IngestionPipeline.create(smallCap, model),
+        Optional.empty(), executor, Clock.systemUTC());
+
+    assertThatThrownBy(() -> service.ingest(TENANT, "long.txt", utf8("word ".repeat(20))))
+        .isInstanceOf(IngestionException.class)
+        .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.TOO_LARGE))
+        .hasMessageContaining("100 characters of text; the limit is 50");
+    assertThat(service.list(TENANT)).isEmpty();
+    assertThat(service.ingest(TENANT, "short.txt", utf8("word ".repeat(5))).document().status())
+        .isEqualTo(DocumentStatus.PENDING);
   }
 
   @Test
