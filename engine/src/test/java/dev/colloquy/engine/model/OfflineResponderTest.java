@@ -5,20 +5,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.offline.OfflineResponder;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
-class OfflineResponderTest {
+class OfflineResponderTest extends ChatModelContract {
 
-  private final OfflineResponder responder = new OfflineResponder(Executors.newVirtualThreadPerTaskExecutor());
+  @Override
+  protected ChatModel model(Executor executor) {
+    return new OfflineResponder(executor);
+  }
+
+  @Override
+  protected String expectedAnswer() {
+    return """
+        No language model is configured. These passages from the knowledge base match your message:
+
+        [1] policy.md — Refunds:
+        Refunds are accepted within 30 days.""";
+  }
 
   private RecordingListener answer(List<Passage> passages) throws Exception {
-    RecordingListener listener = new RecordingListener();
-    responder.stream(new ChatRequest("offline", List.of(ChatMessage.user("What is the refund window?")), passages),
-        listener);
-    listener.completed.get(5, TimeUnit.SECONDS);
-    return listener;
+    return streamToTheEnd(model(threads),
+        new ChatRequest("offline", List.of(ChatMessage.user("What is the refund window?")), passages));
   }
 
   @Test
@@ -26,7 +34,7 @@ class OfflineResponderTest {
     RecordingListener listener = answer(List.of());
     assertThat(listener.text()).contains("No language model is configured").contains("nothing in the knowledge base");
     assertThat(listener.tokens).hasSizeGreaterThan(5);
-    assertThat(responder.provider()).isEqualTo("offline");
+    assertThat(model(threads).provider()).isEqualTo("offline");
   }
 
   @Test
@@ -40,6 +48,14 @@ class OfflineResponderTest {
     assertThat(first.tokens).isEqualTo(second.tokens);
     assertThat(first.text()).contains("[1] policy.md — Refunds:\nRefunds are accepted within 30 days.")
         .contains("[2] faq.html — Shipping:");
-    assertThat(first.completed.get().completionTokens()).isPositive();
+  }
+
+  @Test
+  void itCountsTheUsageItCannotBeTold() throws Exception {
+    RecordingListener listener = answer(List.of());
+    TokenUsage usage = listener.completed.get();
+
+    assertThat(usage.promptTokens()).isEqualTo(TokenCounter.count("What is the refund window?"));
+    assertThat(usage.completionTokens()).isEqualTo(TokenCounter.count(listener.text()));
   }
 }

@@ -1,7 +1,6 @@
 package dev.colloquy.engine.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
@@ -11,20 +10,28 @@ import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The OpenAI-compatible model against the mock server over real HTTP. */
-class OpenAiChatModelTest {
+/**
+ * The OpenAI-compatible model against the mock server over real HTTP: the contract, then how each
+ * failure of the endpoint reaches the listener as one {@link ModelException} with a stable code.
+ */
+class OpenAiChatModelTest extends ChatModelContract {
 
+  /**
+   * Tokens far enough apart that a stream cancelled at its first token still has more left than
+   * OkHttp drains on close (100 ms) to keep a connection: the mock then sees the connection go.
+   */
   private static final MockLlmSettings BASE = MockLlmSettings.defaults().withTokens(8)
-      .withDelays(Duration.ofMillis(10), Duration.ofMillis(5));
+      .withDelays(Duration.ofMillis(10), Duration.ofMillis(30));
   private static MockLlmServer mock;
+
+  private long cancelledBefore;
 
   @BeforeAll
   static void start() {
@@ -39,26 +46,48 @@ class OpenAiChatModelTest {
   @BeforeEach
   void reset() {
     mock.reconfigure(BASE);
+    cancelledBefore = mock.stats().streamsCancelled();
   }
 
-  private static OpenAiChatModel model(int maxRetries) {
+  @Override
+  protected ChatModel model(Executor executor) {
+    return model(executor, 0, "5s");
+  }
+
+  @Override
+  protected String expectedAnswer() {
+    return BASE.text(8);
+  }
+
+  @Override
+  protected void upstreamSawTheCancel() throws Exception {
+    mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+  }
+
+  private static OpenAiChatModel model(Executor executor, int maxRetries, String firstTokenTimeout) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
             "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = mock, max-retries = " + maxRetries
-                + ", first-token-timeout = 5s }")
+                + ", first-token-timeout = " + firstTokenTimeout + " }")
         .withFallback(ConfigFactory.defaultReference()).resolve());
-    return new OpenAiChatModel(settings.llm(), Executors.newVirtualThreadPerTaskExecutor());
+    return new OpenAiChatModel(settings.llm(), executor);
   }
 
   private static ChatRequest request(String model) {
     return new ChatRequest(model, List.of(ChatMessage.system("Be brief."), ChatMessage.user("Say hello")), List.of());
   }
 
+  /** Streams one request and returns the single error it ended with. */
+  private ModelException failure(OpenAiChatModel model) throws Exception {
+    RecordingListener listener = streamToTheEnd(model, request("mock"));
+    assertThat(listener.endings()).isEqualTo(1);
+    assertThat(listener.completed).isCompletedExceptionally();
+    return listener.completed.handle((usage, error) -> (ModelException) error).get();
+  }
+
   @Test
-  void streamsTheTokensAndTheReportedUsage() throws Exception {
-    RecordingListener listener = new RecordingListener();
-    model(0).stream(request("mock"), listener);
-    TokenUsage usage = listener.completed.get(10, TimeUnit.SECONDS);
-    assertThat(listener.text()).isEqualTo(BASE.text(8));
+  void theUsageIsWhatTheEndpointReported() throws Exception {
+    TokenUsage usage = streamToTheEnd(model(threads), request("mock")).completed.get();
+
     assertThat(usage.completionTokens()).isEqualTo(8);
     assertThat(usage.promptTokens()).isEqualTo(4);
   }
@@ -67,59 +96,82 @@ class OpenAiChatModelTest {
   void aRateLimitBeforeTheFirstTokenIsRetried() throws Exception {
     mock.reconfigure(BASE.withFailFirstRequests(1));
     long before = mock.stats().requests();
-    RecordingListener listener = new RecordingListener();
-    model(2).stream(request("mock"), listener);
-    listener.completed.get(10, TimeUnit.SECONDS);
+
+    RecordingListener listener = streamToTheEnd(model(threads, 2, "5s"), request("mock"));
+
     assertThat(listener.text()).isEqualTo(BASE.text(8));
     assertThat(mock.stats().requests() - before).isEqualTo(2);
   }
 
   @Test
-  void aServerErrorFailsTheRunWithModelUnavailable() {
+  void aServerErrorFailsTheRunWithModelUnavailable() throws Exception {
     mock.reconfigure(BASE.failing(FailureMode.HTTP_500, "mock"));
-    RecordingListener listener = new RecordingListener();
-    model(0).stream(request("mock"), listener);
-    assertThatThrownBy(() -> listener.completed.get(10, TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class)
-        .cause().isInstanceOf(ModelException.class)
-        .extracting(e -> ((ModelException) e).code()).isEqualTo(ModelException.UNAVAILABLE);
+
+    assertThat(failure(model(threads, 0, "5s")).code()).isEqualTo(ModelException.UNAVAILABLE);
   }
 
   @Test
-  void aStreamThatBreaksOffMidwayIsNotRetried() {
+  void aRateLimitThatOutlastsTheRetriesFailsTheRunWithModelRateLimited() throws Exception {
+    mock.reconfigure(BASE.failing(FailureMode.HTTP_429, "mock"));
+
+    assertThat(failure(model(threads, 1, "5s")).code()).isEqualTo(ModelException.RATE_LIMITED);
+  }
+
+  @Test
+  void anErrorEventInTheStreamFailsTheRunWithStreamBroken() throws Exception {
+    mock.reconfigure(BASE.failing(FailureMode.MID_STREAM, "mock").withFailAfterTokens(3));
+
+    assertThat(failure(model(threads, 0, "5s")).code()).isEqualTo(ModelException.STREAM_BROKEN);
+  }
+
+  @Test
+  void noFirstTokenInTimeFailsTheRunWithModelTimeout() throws Exception {
+    mock.reconfigure(BASE.withTimeToFirstToken(Duration.ofSeconds(5)));
+
+    assertThat(failure(model(threads, 0, "300ms")).code()).isEqualTo(ModelException.TIMEOUT);
+  }
+
+  @Test
+  void aStreamThatBreaksOffMidwayIsNotRetried() throws Exception {
     mock.reconfigure(BASE.failing(FailureMode.MID_STREAM_DISCONNECT, "mock").withFailAfterTokens(3));
     long before = mock.stats().requests();
-    RecordingListener listener = new RecordingListener();
-    model(2).stream(request("mock"), listener);
-    assertThatThrownBy(() -> listener.completed.get(10, TimeUnit.SECONDS))
-        .cause().isInstanceOf(ModelException.class)
-        .extracting(e -> ((ModelException) e).code()).isEqualTo(ModelException.STREAM_BROKEN);
+    RecordingListener listener = streamToTheEnd(model(threads, 2, "5s"), request("mock"));
+
+    assertThat(listener.endings()).isEqualTo(1);
+    assertThat(listener.completed.handle((usage, error) -> ((ModelException) error).code()).get())
+        .isEqualTo(ModelException.STREAM_BROKEN);
     assertThat(listener.tokens).hasSize(3);
     assertThat(mock.stats().requests() - before).isEqualTo(1);
   }
 
   @Test
-  void cancellingClosesTheUpstreamConnectionWithinASecond() throws Exception {
+  void cancellingFromAnotherThreadClosesTheUpstreamConnectionWithinASecond() throws Exception {
     mock.reconfigure(BASE.withTokens(1000).withInterTokenDelay(Duration.ofMillis(50)));
-    long cancelledBefore = mock.stats().streamsCancelled();
     RecordingListener listener = new RecordingListener();
-    ChatStream stream = model(0).stream(request("mock"), listener);
+    ChatStream stream = model(threads).stream(request("mock"), listener);
     listener.firstToken.get(10, TimeUnit.SECONDS);
+
     stream.cancel();
+
     mock.stats().whenStreamsCancelled(cancelledBefore + 1).toCompletableFuture().get(1, TimeUnit.SECONDS);
-    assertThat(listener.completed).isNotDone();
+    threads.awaitIdle(PATIENCE);
+    assertThat(listener.endings()).isZero();
   }
 
   @Test
   void cancellingBeforeTheResponseArrivesStopsTheCall() throws Exception {
     mock.reconfigure(BASE.withTimeToFirstToken(Duration.ofSeconds(5)));
     long completedBefore = mock.stats().streamsCompleted();
-    RecordingListener listener = new RecordingListener();
     long requestsBefore = mock.stats().requests();
-    ChatStream stream = model(0).stream(request("mock"), listener);
+    RecordingListener listener = new RecordingListener();
+    ChatStream stream = model(threads).stream(request("mock"), listener);
     mock.stats().whenRequests(requestsBefore + 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+
     stream.cancel();
-    assertThat(listener.firstToken.completeOnTimeout("none", 1, TimeUnit.SECONDS).get()).isEqualTo("none");
+
+    threads.awaitIdle(Duration.ofSeconds(2));
+    assertThat(listener.tokens).isEmpty();
+    assertThat(listener.endings()).isZero();
     assertThat(mock.stats().streamsCompleted()).isEqualTo(completedBefore);
   }
 }

@@ -17,6 +17,9 @@ public final class MiniLmEmbeddingModel implements EmbeddingModel {
   public static final String NAME = "all-minilm-l6-v2";
   public static final int DIMENSIONS = 384;
 
+  /** What a blank text is embedded as: langchain4j refuses a blank segment, and every blank text gets one vector. */
+  private static final String BLANK = ".";
+
   private final AllMiniLmL6V2EmbeddingModel model = new AllMiniLmL6V2EmbeddingModel(Runnable::run);
   private final int batchSize;
 
@@ -46,7 +49,7 @@ public final class MiniLmEmbeddingModel implements EmbeddingModel {
     List<float[]> vectors = new ArrayList<>(texts.size());
     for (int start = 0; start < texts.size(); start += batchSize) {
       List<TextSegment> batch = texts.subList(start, Math.min(texts.size(), start + batchSize)).stream()
-          .map(text -> TextSegment.from(text.isBlank() ? " " : text))
+          .map(text -> TextSegment.from(text.isBlank() ? BLANK : text))
           .toList();
       for (Embedding embedding : model.embedAll(batch).content()) {
         vectors.add(Vectors.normalized(embedding.vector()));

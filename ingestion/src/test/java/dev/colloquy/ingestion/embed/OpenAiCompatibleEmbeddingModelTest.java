@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.colloquy.engine.model.EmbeddingModel;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
+import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.io.IOException;
@@ -18,15 +20,37 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class OpenAiCompatibleEmbeddingModelTest {
+/**
+ * The contract against the project's mock server over real HTTP, whose vectors hash words (so no
+ * test of meaning here); then the wire format and the failures against a hand-made endpoint.
+ */
+class OpenAiCompatibleEmbeddingModelTest extends EmbeddingModelContract {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static MockLlmServer mock;
   private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private HttpServer server;
+
+  @BeforeAll
+  static void startMock() {
+    mock = MockLlmServer.start(MockLlmSettings.defaults(), "127.0.0.1", 0);
+  }
+
+  @AfterAll
+  static void stopMock() {
+    mock.close();
+  }
+
+  @Override
+  protected EmbeddingModel model() {
+    return new OpenAiCompatibleEmbeddingModel(mock.baseUrl(), Optional.of("any"), "mock-embedding", 384, 2, Duration.ofSeconds(10));
+  }
 
   @AfterEach
   void stop() {
@@ -69,15 +93,15 @@ class OpenAiCompatibleEmbeddingModelTest {
   }
 
   @Test
-  void embedsAgainstTheProjectsMockLlmServer() {
-    try (MockLlmServer mock = MockLlmServer.start(MockLlmSettings.defaults(), "127.0.0.1", 0)) {
-      var model = new OpenAiCompatibleEmbeddingModel(mock.baseUrl(), Optional.of("any"), "mock-embedding", 384, 16, Duration.ofSeconds(10));
-
-      List<float[]> vectors = model.embed(List.of("refund policy", "refund policy", "shipping times"));
-
-      assertThat(vectors).hasSize(3).allSatisfy(vector -> assertThat(vector).hasSize(384));
-      assertThat(vectors.get(0)).isEqualTo(vectors.get(1));
-      assertThat(vectors.get(0)).isNotEqualTo(vectors.get(2));
+  void aFailingEndpointFailsTheEmbeddingWithEmbeddingFailed() {
+    mock.reconfigure(MockLlmSettings.defaults().failing(FailureMode.HTTP_500, "mock-embedding"));
+    try {
+      assertThatThrownBy(() -> model().embed(List.of("x")))
+          .isInstanceOf(IngestionException.class)
+          .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.EMBEDDING_FAILED))
+          .hasMessageContaining("500");
+    } finally {
+      mock.reconfigure(MockLlmSettings.defaults());
     }
   }
 

@@ -154,13 +154,14 @@ public final class OpenAiChatModel implements ChatModel {
     if (e instanceof RateLimitException) {
       return new ModelException(ModelException.RATE_LIMITED, "The model endpoint is rate limiting requests", e);
     }
+    // Before the service exceptions: an error event in a stream is one of them, with the stream's HTTP 200.
+    if (e instanceof SseException || (midStream && e instanceof OpenAIIoException)) {
+      return new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off", e);
+    }
     if (e instanceof OpenAIServiceException service) {
       int status = service.statusCode();
       String code = status >= 500 ? ModelException.UNAVAILABLE : ModelException.REJECTED;
       return new ModelException(code, "The model endpoint answered HTTP " + status, e);
-    }
-    if (e instanceof SseException || (midStream && e instanceof OpenAIIoException)) {
-      return new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off", e);
     }
     if (e instanceof OpenAIIoException) {
       return new ModelException(ModelException.UNAVAILABLE, "The model endpoint cannot be reached", e);

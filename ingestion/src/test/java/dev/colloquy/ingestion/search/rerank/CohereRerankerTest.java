@@ -15,6 +15,8 @@ import dev.colloquy.ingestion.HashingEmbeddingModel;
 import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
+import dev.colloquy.ingestion.search.Reranker;
+import dev.colloquy.ingestion.search.RerankerContract;
 import dev.colloquy.ingestion.search.RetrievalSettings;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
 import java.nio.file.Path;
@@ -28,13 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
-class CohereRerankerTest {
+/** The contract against {@link FakeCohereServer}, then Cohere's wire format, top_n and each way the call fails. */
+class CohereRerankerTest extends RerankerContract {
 
   private static final String API_KEY = "co-secret-key-123";
-  private static final List<String> DOCUMENTS = List.of(
-      "Parcels arrive in three to five days.",
-      "Gift cards never expire.",
-      "Do gift cards expire? They never expire and cannot be exchanged.");
 
   private final FakeCohereServer cohere = FakeCohereServer.start();
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
@@ -50,6 +49,18 @@ class CohereRerankerTest {
   void stop() {
     logger.detachAppender(logs);
     cohere.close();
+  }
+
+  @Override
+  protected Reranker reranker() {
+    return reranker(8, Duration.ofSeconds(5));
+  }
+
+  @Test
+  void noDocumentsSendNoRequest() {
+    reranker().rerank(QUERY, List.of());
+
+    assertThat(cohere.requests()).isEmpty();
   }
 
   @Test
