@@ -53,7 +53,9 @@ class ReadModelUpdatesTest {
   static void startPostgres() throws Exception {
     postgres = EmbeddedPostgres.start();
     try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute(ReadSide.tablesScript());
+      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
+        statement.execute(ReadSide.script(migration));
+      }
     }
   }
 
