@@ -11,20 +11,23 @@ public record ColloquySettings(
     SessionSettings session,
     KnowledgeSettings knowledge,
     AdminSettings admin,
-    ShutdownSettings shutdown) {
+    ShutdownSettings shutdown,
+    AuthSettings auth) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
     SettingsReader reader = new SettingsReader(config);
+    Environment env = reader.oneOf("colloquy.env", Environment.class);
     return new ColloquySettings(
-        reader.oneOf("colloquy.env", Environment.class),
-        HttpSettings.create(reader),
+        env,
+        HttpSettings.create(reader, env),
         StorageSettings.create(reader),
         LlmSettings.create(reader),
         SessionSettings.create(reader),
         KnowledgeSettings.create(reader),
         AdminSettings.create(reader),
-        ShutdownSettings.create(reader));
+        ShutdownSettings.create(reader),
+        AuthSettings.create(reader));
   }
 
   public boolean production() {

@@ -4,6 +4,9 @@ import java.util.HexFormat;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import dev.colloquy.http.auth.Authentication;
+import dev.colloquy.http.auth.Principal;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.ExceptionHandler;
@@ -30,7 +33,9 @@ public final class ApiRoutes extends AllDirectives {
   private final SessionListRoutes sessionList;
   private final JournalRoutes journal;
   private final HealthRoutes health;
-  private final Route knowledge;
+  private final Function<Principal, Route> knowledge;
+  private final Authentication authentication;
+  private final Function<String, Route> admin;
   private final OpenApiRoutes openApi = new OpenApiRoutes();
   private final Observability observability;
   private final MetricsRoutes metrics;
@@ -38,18 +43,25 @@ public final class ApiRoutes extends AllDirectives {
   private final ShutdownGate shutdownGate;
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge) {
-    this(sessions, sessionList, journal, health, knowledge, Observability.none(), () -> true);
+      Function<Principal, Route> knowledge, Authentication authentication) {
+    this(sessions, sessionList, journal, health, knowledge, authentication, traceId -> new AllDirectives() { }.reject(),
+        Observability.none(), () -> true);
   }
 
-  /** {@code acceptingTurns} turns false when the node begins to shut down. */
+  /**
+   * {@code admin} serves {@code /v1/admin} once the admin token has been checked; {@code acceptingTurns}
+   * turns false when the node begins to shut down.
+   */
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge, Observability observability, BooleanSupplier acceptingTurns) {
+      Function<Principal, Route> knowledge, Authentication authentication, Function<String, Route> admin,
+      Observability observability, BooleanSupplier acceptingTurns) {
     this.sessions = sessions;
     this.sessionList = sessionList;
     this.journal = journal;
     this.health = health;
     this.knowledge = knowledge;
+    this.authentication = authentication;
+    this.admin = admin;
     this.observability = observability;
     this.metrics = new MetricsRoutes(observability.scrape());
     this.journalGate = new JournalGate(observability.journalReachable());
@@ -61,10 +73,18 @@ public final class ApiRoutes extends AllDirectives {
       String traceId = newTraceId();
       return mapResponse(response -> ErrorCounting.count(response, observability.metrics()),
           () -> handleExceptions(exceptions(traceId), () -> handleRejections(rejections(traceId), () ->
-              concat(health.route(), metrics.route(), openApi.route(), journal.route(), knowledge, sessionList.route(),
-                  pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-                      () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessions.route(traceId))))))));
+              concat(health.route(), metrics.route(), openApi.route(),
+                  pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
+                      () -> authentication.admin(traceId, () -> admin.apply(traceId))),
+                  authentication.principal(traceId, principal -> owned(traceId, principal))))));
     });
+  }
+
+  /** Every route that needs a credential, scoped to the caller's tenant. */
+  private Route owned(String traceId, Principal principal) {
+    return concat(journal.route(principal), knowledge.apply(principal), sessionList.route(principal),
+        pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
+            () -> shutdownGate.newTurns(() -> journalGate.writes(() -> sessions.route(traceId, principal)))));
   }
 
   static String newTraceId() {

@@ -4,6 +4,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
@@ -39,25 +40,27 @@ public final class KnowledgeRoutes extends AllDirectives {
     this.blocking = blocking;
   }
 
-  public Route route() {
+  /** The knowledge of the caller's tenant: another tenant's document answers as a missing one. */
+  public Route route(Principal principal) {
+    String tenantId = principal.tenantId();
     return pathPrefix("v1", () -> pathPrefix("knowledge", () -> concat(
-        path("ingest", () -> post(() -> withSizeLimit(maxUploadBytes + MULTIPART_OVERHEAD, this::ingest))),
-        path("list", () -> get(() -> onSuccess(blocking(() -> listJson()), this::ok))),
+        path("ingest", () -> post(() -> withSizeLimit(maxUploadBytes + MULTIPART_OVERHEAD, () -> ingest(tenantId)))),
+        path("list", () -> get(() -> onSuccess(blocking(() -> listJson(tenantId)), this::ok))),
         pathPrefix(segment(), documentId -> concat(
-            path("status", () -> get(() -> onSuccess(blocking(() -> statusJson(documentId)), this::ok))),
-            pathEndOrSingleSlash(() -> delete(() -> onSuccess(blocking(() -> deleteJson(documentId)), this::ok))))))));
+            path("status", () -> get(() -> onSuccess(blocking(() -> statusJson(tenantId, documentId)), this::ok))),
+            pathEndOrSingleSlash(() -> delete(() -> onSuccess(blocking(() -> deleteJson(tenantId, documentId)), this::ok))))))));
   }
 
-  private Route ingest() {
+  private Route ingest(String tenantId) {
     return extractMaterializer(materializer -> fileUpload("file", (info, bytes) -> onSuccess(
         bytes.runWith(Sink.fold(ByteString.emptyByteString(), ByteString::concat), materializer)
-            .thenApplyAsync(content -> accept(info.getFileName(), content.toArray()), blocking),
+            .thenApplyAsync(content -> accept(tenantId, info.getFileName(), content.toArray()), blocking),
         body -> json(StatusCodes.ACCEPTED, body))));
   }
 
-  private ObjectNode accept(String fileName, byte[] content) {
+  private ObjectNode accept(String tenantId, String fileName, byte[] content) {
     try {
-      KnowledgeDocument document = documents.ingest(SessionRoutes.DEFAULT_TENANT, fileName, content).document();
+      KnowledgeDocument document = documents.ingest(tenantId, fileName, content).document();
       return Json.MAPPER.createObjectNode()
           .put("document_id", document.id())
           .put("filename", document.fileName())
@@ -77,11 +80,11 @@ public final class KnowledgeRoutes extends AllDirectives {
     };
   }
 
-  private ObjectNode statusJson(String documentId) {
+  private ObjectNode statusJson(String tenantId, String documentId) {
     if (!RequestBodies.isUuid(documentId)) {
       throw notFound();
     }
-    KnowledgeDocument document = documents.status(SessionRoutes.DEFAULT_TENANT, documentId)
+    KnowledgeDocument document = documents.status(tenantId, documentId)
         .orElseThrow(KnowledgeRoutes::notFound);
     ObjectNode body = Json.MAPPER.createObjectNode()
         .put("document_id", document.id())
@@ -95,10 +98,10 @@ public final class KnowledgeRoutes extends AllDirectives {
     return body;
   }
 
-  private ObjectNode listJson() {
+  private ObjectNode listJson(String tenantId) {
     ObjectNode body = Json.MAPPER.createObjectNode();
     ArrayNode list = body.putArray("documents");
-    for (KnowledgeDocument document : documents.list(SessionRoutes.DEFAULT_TENANT)) {
+    for (KnowledgeDocument document : documents.list(tenantId)) {
       list.addObject()
           .put("id", document.id())
           .put("filename", document.fileName())
@@ -110,8 +113,8 @@ public final class KnowledgeRoutes extends AllDirectives {
     return body;
   }
 
-  private ObjectNode deleteJson(String documentId) {
-    if (!RequestBodies.isUuid(documentId) || !documents.delete(SessionRoutes.DEFAULT_TENANT, documentId)) {
+  private ObjectNode deleteJson(String tenantId, String documentId) {
+    if (!RequestBodies.isUuid(documentId) || !documents.delete(tenantId, documentId)) {
       throw notFound();
     }
     return Json.MAPPER.createObjectNode().put("deleted", true);

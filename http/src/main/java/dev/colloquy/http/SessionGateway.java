@@ -36,6 +36,12 @@ public final class SessionGateway {
         });
   }
 
+  /** The command for a caller of {@code tenantId}: another tenant's session answers as a missing one. */
+  CompletionStage<ChatSession.Reply> ask(String tenantId, String sessionId,
+      Function<ActorRef<ChatSession.Reply>, ChatSession.Command> command) {
+    return ask(sessionId, replyTo -> new ChatSession.ForTenant(tenantId, command.apply(replyTo), replyTo));
+  }
+
   private static RuntimeException unavailable(Throwable error) {
     Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
     if (cause instanceof TimeoutException) {

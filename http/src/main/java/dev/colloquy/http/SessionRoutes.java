@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.engine.session.SessionSummary;
 import dev.colloquy.engine.session.SessionView;
 import dev.colloquy.engine.turn.TurnEvent;
@@ -35,7 +36,7 @@ public final class SessionRoutes extends AllDirectives {
 
   static final String CLOSED_REASON = "closed";
 
-  /** Until tenancy arrives every session belongs to this tenant. */
+  /** The tenant of the sessions journaled before tenancy, and of the command-line tools' defaults. */
   public static final String DEFAULT_TENANT = "default";
 
   private final SessionGateway sessions;
@@ -52,25 +53,27 @@ public final class SessionRoutes extends AllDirectives {
     this.metrics = metrics;
   }
 
-  public Route route(String traceId) {
+  public Route route(String traceId, Principal principal) {
+    String tenantId = principal.tenantId();
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
-        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(body), this::created)))),
-        pathPrefix(segment(), sessionId -> sessionRoute(validSessionId(sessionId), traceId)))));
+        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(tenantId, body), this::created)))),
+        pathPrefix(segment(), sessionId -> sessionRoute(validSessionId(sessionId), traceId, tenantId)))));
   }
 
-  private Route sessionRoute(String sessionId, String traceId) {
+  private Route sessionRoute(String sessionId, String traceId, String tenantId) {
+    TenantSessions sessions = new TenantSessions(this.sessions, tenantId);
     return concat(
         pathEndOrSingleSlash(() -> concat(
-            get(() -> onSuccess(view(sessionId), view -> json(StatusCodes.OK, sessionJson(view)))),
-            delete(() -> onSuccess(delete(sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
-        path("close", () -> post(() -> body(body -> onSuccess(close(sessionId, body), this::closed)))),
+            get(() -> onSuccess(view(sessions, sessionId), view -> json(StatusCodes.OK, sessionJson(view)))),
+            delete(() -> onSuccess(delete(sessions, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
+        path("close", () -> post(() -> body(body -> onSuccess(close(sessions, sessionId, body), this::closed)))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
-                startTurn(sessionId, body, accept.map(SessionRoutes::wantsEvents).orElse(false), traceId))))),
+                startTurn(sessions, sessionId, body, accept.map(SessionRoutes::wantsEvents).orElse(false), traceId))))),
             pathPrefix(segment(), turnId -> concat(
                 path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
-                    parameterOptional("last_event_id", queryId -> joinTurn(sessionId, turnId, lastEventId.or(() -> queryId)))))),
-                path("cancel", () -> post(() -> onSuccess(cancel(sessionId, turnId),
+                    parameterOptional("last_event_id", queryId -> joinTurn(sessions, sessionId, turnId, lastEventId.or(() -> queryId)))))),
+                path("cancel", () -> post(() -> onSuccess(cancel(sessions, sessionId, turnId),
                     reply -> json(StatusCodes.ACCEPTED, Json.MAPPER.createObjectNode().put("turn_id", turnId).put("status", "cancelling"))))))))));
   }
 
@@ -92,14 +95,23 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- asks ----
 
-  private CompletionStage<SessionView> open(String body) {
+  /** The session commands of one caller's tenant. */
+  private record TenantSessions(SessionGateway gateway, String tenantId) {
+
+    CompletionStage<ChatSession.Reply> ask(String sessionId,
+        org.apache.pekko.japi.function.Function<org.apache.pekko.actor.typed.ActorRef<ChatSession.Reply>, ChatSession.Command> command) {
+      return gateway.ask(tenantId, sessionId, command);
+    }
+  }
+
+  private CompletionStage<SessionView> open(String tenantId, String body) {
     RequestBodies.NewSession request = RequestBodies.newSession(body);
     String sessionId = request.sessionId().orElseGet(() -> UUID.randomUUID().toString());
-    return sessions.ask(sessionId, replyTo -> new ChatSession.Open(DEFAULT_TENANT, request.persona(), request.metadata(), replyTo))
+    return sessions.ask(sessionId, replyTo -> new ChatSession.Open(tenantId, request.persona(), request.metadata(), replyTo))
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<SessionView> view(String sessionId) {
+  private static CompletionStage<SessionView> view(TenantSessions sessions, String sessionId) {
     return sessions.ask(sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
   }
 
@@ -107,20 +119,20 @@ public final class SessionRoutes extends AllDirectives {
    * An explicit close is always recorded with reason {@code closed}: billing tells it from an idle
    * close by the reason, so a client cannot choose it.
    */
-  private CompletionStage<SessionView> close(String sessionId, String body) {
+  private static CompletionStage<SessionView> close(TenantSessions sessions, String sessionId, String body) {
     RequestBodies.parse(body, true);
     return sessions.ask(sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo)).thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<ChatSession.Reply> delete(String sessionId) {
+  private static CompletionStage<ChatSession.Reply> delete(TenantSessions sessions, String sessionId) {
     return sessions.ask(sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::accepted);
   }
 
-  private CompletionStage<ChatSession.Reply> cancel(String sessionId, String turnId) {
+  private static CompletionStage<ChatSession.Reply> cancel(TenantSessions sessions, String sessionId, String turnId) {
     return sessions.ask(sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo)).thenApply(SessionRoutes::accepted);
   }
 
-  private Route startTurn(String sessionId, String body, boolean events, String traceId) {
+  private Route startTurn(TenantSessions sessions, String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
     CompletionStage<ChatSession.Reply> reply = sessions.ask(sessionId, replyTo -> new ChatSession.StartTurn(
         request.message(), request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(),
@@ -128,7 +140,7 @@ public final class SessionRoutes extends AllDirectives {
     return stream(reply, events);
   }
 
-  private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
+  private Route joinTurn(TenantSessions sessions, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
     CompletionStage<ChatSession.Reply> reply =
         sessions.ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo));

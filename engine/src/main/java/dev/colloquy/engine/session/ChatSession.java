@@ -83,6 +83,25 @@ public final class ChatSession
 
   public record Delete(ActorRef<Reply> replyTo) implements Command {}
 
+  /**
+   * {@code command} on behalf of a caller of {@code tenantId}: a session of another tenant answers
+   * it exactly as a missing session would, so a foreign id reveals nothing.
+   */
+  public record ForTenant(
+      String tenantId,
+      @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+      @JsonSubTypes({
+        @JsonSubTypes.Type(value = Get.class, name = "Get"),
+        @JsonSubTypes.Type(value = StartTurn.class, name = "StartTurn"),
+        @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
+        @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
+        @JsonSubTypes.Type(value = Close.class, name = "Close"),
+        @JsonSubTypes.Type(value = Delete.class, name = "Delete")
+      })
+      Command command,
+      ActorRef<Reply> replyTo)
+      implements Command {}
+
   /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
   private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
@@ -300,6 +319,9 @@ public final class ChatSession
     }
     return switch (command) {
       case Open open -> onOpen(state, open);
+      case ForTenant scoped -> state.foreignTo(scoped.tenantId())
+          ? Effect().reply(scoped.replyTo(), notFound())
+          : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
       case StartTurn start -> onStartTurn(state, start);
       case JoinTurn join -> onJoinTurn(state, join);
