@@ -345,7 +345,7 @@ class SessionRoutesTest {
 
     HttpResponse<String> first = send("GET", "/v1/sessions", null);
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.empty(), 20, java.util.Optional.empty()));
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.empty(), 20, java.util.Optional.empty()));
     JsonNode page = Json.MAPPER.readTree(first.body());
     assertThat(page.at("/sessions/0/session_id").asText()).isEqualTo("s-1");
     assertThat(page.at("/sessions/0/last_activity_at").asText()).isEqualTo("2026-11-21T10:00:00.123456Z");
@@ -355,7 +355,7 @@ class SessionRoutesTest {
 
     HttpResponse<String> next = send("GET", "/v1/sessions?status=closed&limit=5&cursor=" + cursor, null);
     assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.of("closed"), 5,
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.of("closed"), 5,
         java.util.Optional.of(new SessionCursor(java.time.Instant.parse("2026-11-21T10:00:00.123456Z"), "s-1"))));
 
     assertError(send("GET", "/v1/sessions?limit=99", null), 503, "SESSION_LIST_UNAVAILABLE");
