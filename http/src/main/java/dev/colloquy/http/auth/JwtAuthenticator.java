@@ -21,6 +21,7 @@ import java.security.Key;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +41,8 @@ final class JwtAuthenticator {
   static final long CLOCK_SKEW_SECONDS = 60;
   private static final Duration TENANT_CACHE_TTL = Duration.ofSeconds(4);
   private static final Set<String> ASYMMETRIC = Set.of("RS256", "ES256");
+  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder BASE64URL_DECODER = Base64.getUrlDecoder();
 
   private record CachedTenant(Optional<String> tenantId, Instant until) {}
 
@@ -80,6 +83,9 @@ final class JwtAuthenticator {
     if (token.length() > MAX_TOKEN_CHARS) {
       return Outcome.refused(Refusal.TOO_LARGE);
     }
+    if (!canonical(token)) {
+      return Outcome.refused(Refusal.MALFORMED);
+    }
     Claims claims;
     try {
       claims = parser.parseSignedClaims(token).getPayload();
@@ -106,6 +112,28 @@ final class JwtAuthenticator {
     return tenantId(named.get())
         .map(tenantId -> Outcome.authenticated(Principal.user(tenantId, subject)))
         .orElseGet(() -> Outcome.refused(Refusal.UNKNOWN_TENANT));
+  }
+
+  /**
+   * Three segments, each base64url exactly as an encoder writes it. The parser's decoder ignores the
+   * unused low bits of a segment's last character, so without this check several strings carry the
+   * same signature: a token could be altered and still verify.
+   */
+  private static boolean canonical(String token) {
+    String[] segments = token.split("\\.", -1);
+    if (segments.length != 3) {
+      return false;
+    }
+    for (String segment : segments) {
+      try {
+        if (!BASE64URL.encodeToString(BASE64URL_DECODER.decode(segment)).equals(segment)) {
+          return false;
+        }
+      } catch (IllegalArgumentException notBase64url) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Optional<String> tenantId(String idOrName) {
