@@ -320,7 +320,7 @@ public final class ChatSession
     return switch (command) {
       case Open open -> onOpen(state, open);
       case ForTenant scoped -> state.foreignTo(scoped.tenantId())
-          ? Effect().reply(scoped.replyTo(), notFound())
+          ? Effect().reply(scoped.replyTo(), asIfMissing(scoped.command()))
           : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
       case StartTurn start -> onStartTurn(state, start);
@@ -692,6 +692,14 @@ public final class ChatSession
 
   private void journaled(long persistingNanos) {
     services.metrics().journalWrite(Duration.ofNanos(System.nanoTime() - persistingNanos));
+  }
+
+  /**
+   * What a session that was never opened answers {@code command}, word for word: a foreign session
+   * must not be told apart from a missing one (a missing session has no turns to join or cancel).
+   */
+  private static Rejected asIfMissing(Command command) {
+    return command instanceof JoinTurn || command instanceof CancelTurn ? turnNotFound() : notFound();
   }
 
   private static Rejected notFound() {
