@@ -35,6 +35,10 @@ import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.SessionProjection;
+import dev.colloquy.persistence.tenant.Tenant;
+import dev.colloquy.persistence.tenant.TenantStore;
+import dev.colloquy.http.auth.Authentication;
+import dev.colloquy.http.auth.TenantAdminRoutes;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -114,17 +118,26 @@ public final class Colloquy implements AutoCloseable {
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
       IdleSessionReaper.init(system, sessionsTable, settings.session());
+      TenantStore tenants = new TenantStore(database.dataSource());
+      if (!settings.production()) {
+        DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);
+      }
+      KnowledgeRoutes knowledgeRoutes =
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
+      TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
+      BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
               operations.metrics()),
           new SessionListRoutes(sessionsTable),
-          new JournalRoutes(new JournalReader(system), settings.admin(), settings.production()),
+          new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
-          Directives.concat(
-              new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking).route(),
-              new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking).route()),
+          (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
+              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+          new Authentication(tenants, settings.auth(), settings.admin().token(),
+              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
+          adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
-          traceId -> tenantConfigRoutes.route(SessionRoutes.DEFAULT_TENANT, traceId),
           new Cors(settings.cors(), tenantConfigs));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())

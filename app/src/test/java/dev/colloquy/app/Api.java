@@ -32,11 +32,32 @@ final class Api {
   }
 
   private final String baseUrl;
+  private final String apiKey;
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** Without a credential: only the open routes (health, readiness, metrics, the OpenAPI document) answer. */
   Api(String baseUrl) {
+    this(baseUrl, null);
+  }
+
+  /** Every request carries {@code Authorization: Bearer apiKey}. */
+  Api(String baseUrl, String apiKey) {
     this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+  }
+
+  String apiKey() {
+    return apiKey;
+  }
+
+  /** The same server with another credential. */
+  Api withKey(String otherKey) {
+    return new Api(baseUrl, otherKey);
+  }
+
+  private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+    return apiKey == null ? request : request.header("Authorization", "Bearer " + apiKey);
   }
 
   Response get(String path) throws Exception {
@@ -53,6 +74,9 @@ final class Api {
     if (body != null && !java.util.Arrays.asList(headers).contains("Content-Type")) {
       request.header("Content-Type", "application/json");
     }
+    if (!java.util.Arrays.asList(headers).contains("Authorization") && !java.util.Arrays.asList(headers).contains("X-API-Key")) {
+      authorized(request);
+    }
     if (headers.length > 0) {
       request.headers(headers);
     }
@@ -68,7 +92,7 @@ final class Api {
         + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     body.write(content);
     body.write(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/knowledge/ingest"))
+    HttpResponse<String> response = http.send(authorized(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/knowledge/ingest")))
         .timeout(TIMEOUT)
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
@@ -110,7 +134,7 @@ final class Api {
 
   /** {@code POST …/turns} with {@code Accept: text/event-stream}. */
   SseClient streamTurn(String sessionId, String body) throws Exception {
-    return SseClient.open(http, HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns"))
+    return SseClient.open(http, authorized(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns")))
         .timeout(TIMEOUT)
         .header("Accept", "text/event-stream")
         .header("Content-Type", "application/json")
@@ -131,7 +155,7 @@ final class Api {
 
   private HttpRequest joinRequest(String sessionId, String turnId, Long lastEventId) {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
+        authorized(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events")))
             .timeout(TIMEOUT)
             .header("Accept", "text/event-stream")
             .GET();

@@ -24,10 +24,12 @@ final class ChildColloquy {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
   private final Process process;
-  private final Api api;
+  private final Path dataDir;
+  private Api api;
 
-  private ChildColloquy(Process process, int port) {
+  private ChildColloquy(Process process, int port, Path dataDir) {
     this.process = process;
+    this.dataDir = dataDir;
     this.api = new Api("http://127.0.0.1:" + port);
   }
 
@@ -59,8 +61,9 @@ final class ChildColloquy {
     settings.put("COLLOQUY_EMBEDDING_MODEL", "mock-embedding");
     settings.putAll(env);
     environment.putAll(settings);
-    ChildColloquy child = new ChildColloquy(builder.start(), port);
+    ChildColloquy child = new ChildColloquy(builder.start(), port, dataDir);
     child.awaitReady();
+    child.useDevKey();
     return child;
   }
 
@@ -87,6 +90,14 @@ final class ChildColloquy {
         throw new AssertionError("colloquy serve was not ready within " + READY_TIMEOUT);
       }
       LockSupport.parkNanos(Duration.ofMillis(200).toNanos());
+    }
+  }
+
+  /** {@code serve} left the development tenant's key in the data directory when it created the tenant. */
+  private void useDevKey() throws IOException {
+    Path keyFile = dataDir.resolve("dev-api-key");
+    if (java.nio.file.Files.exists(keyFile)) {
+      api = api.withKey(java.nio.file.Files.readString(keyFile).strip());
     }
   }
 

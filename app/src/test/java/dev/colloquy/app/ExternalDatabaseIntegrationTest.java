@@ -28,7 +28,7 @@ class ExternalDatabaseIntegrationTest {
       try (Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of(
           "colloquy.storage.db.url", url, "colloquy.storage.db.user", "postgres",
           "colloquy.storage.db.password", "postgres"))) {
-        Api api = new Api(colloquy.baseUrl());
+        Api api = TestColloquy.api(colloquy);
         sessionId = api.openSession();
         Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("hello"));
         assertThat(turn.status()).as(turn.body()).isEqualTo(200);

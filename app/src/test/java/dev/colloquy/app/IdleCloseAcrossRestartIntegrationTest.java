@@ -33,7 +33,7 @@ class IdleCloseAcrossRestartIntegrationTest {
       try (Colloquy first = TestColloquy.start(mock, dataDir, Map.of(
           "colloquy.session.idle-timeout", IDLE_TIMEOUT.toSeconds() + "s",
           "colloquy.session.idle-check-interval", "1h"))) {
-        Api api = new Api(first.baseUrl());
+        Api api = TestColloquy.api(first);
         sessionId = api.openSession();
         Api.Response reply = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Goodnight"));
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
@@ -53,7 +53,7 @@ class IdleCloseAcrossRestartIntegrationTest {
       try (Colloquy second = TestColloquy.start(mock, dataDir, Map.of(
           "colloquy.session.idle-timeout", IDLE_TIMEOUT.toSeconds() + "s",
           "colloquy.session.idle-check-interval", "500ms"))) {
-        Api api = new Api(second.baseUrl());
+        Api api = TestColloquy.api(second);
 
         ReadTables.await("the restarted server closes the idle session", Duration.ofSeconds(30),
             () -> api.session(sessionId).path("status").asText().equals("closed"));

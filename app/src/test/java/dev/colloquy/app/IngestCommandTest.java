@@ -36,7 +36,7 @@ class IngestCommandTest {
 
     try (MockLlmServer mock = TestColloquy.startMock();
         Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of())) {
-      Api api = new Api(colloquy.baseUrl());
+      Api api = TestColloquy.api(colloquy);
       var documents = api.get("/v1/knowledge/list").json().path("documents");
       assertThat(documents.findValuesAsText("filename")).containsExactlyInAnyOrder("faq.md", "broken.pdf");
       for (var document : documents) {

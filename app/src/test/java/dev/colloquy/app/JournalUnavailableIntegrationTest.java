@@ -37,7 +37,7 @@ class JournalUnavailableIntegrationTest {
             "colloquy.storage.db.url", "jdbc:postgresql://localhost:" + port + "/postgres",
             "colloquy.storage.db.user", "postgres",
             "colloquy.storage.db.password", "postgres"))) {
-      Api api = new Api(colloquy.baseUrl());
+      Api api = TestColloquy.api(colloquy);
       String sessionId = api.openSession();
 
       String turnId;

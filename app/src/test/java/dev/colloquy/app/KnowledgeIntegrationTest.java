@@ -171,7 +171,7 @@ class KnowledgeIntegrationTest {
     Files.writeString(folder.resolve("more/contact.txt"), "Call us on 555-0100 for help with orders.\n");
     StringWriter out = new StringWriter();
     int exit = new CommandLine(new Cli()).setOut(new PrintWriter(out))
-        .execute("ingest", folder.toString(), "--server", app.colloquy().baseUrl());
+        .execute("ingest", folder.toString(), "--server", app.colloquy().baseUrl(), "--api-key", app.api().apiKey());
     assertThat(exit).as(out.toString()).isZero();
     assertThat(out.toString()).contains("2/2").contains("Ingested 2 of 2 files");
     assertThat(app.api().get("/v1/knowledge/list").json().path("documents").findValuesAsText("filename"))

@@ -41,7 +41,7 @@ class ReadSideRebuildIntegrationTest {
   static void fillTheReadSide() throws Exception {
     mock = TestColloquy.startMock();
     try (Colloquy first = TestColloquy.start(mock, dataDir)) {
-      Api api = new Api(first.baseUrl());
+      Api api = TestColloquy.api(first);
       String kept = api.openSession();
       String closed = api.openSession();
       for (String message : List.of("One", "Two")) {

@@ -51,7 +51,7 @@ class RestartIntegrationTest {
   static void runTwoTurnsThenStop() throws Exception {
     mock = TestColloquy.startMock();
     try (Colloquy first = TestColloquy.start(mock, dataDir)) {
-      Api api = new Api(first.baseUrl());
+      Api api = TestColloquy.api(first);
       JsonNode story = api.ingest("story.md", ("# The Story\n\n## The hero\n\nThe hero is Ada, a lighthouse keeper.\n\n"
           + "## The villain\n\nThe villain is the storm that never ends.\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
       assertThat(story.path("status").asText()).isEqualTo("ready");
@@ -94,7 +94,7 @@ class RestartIntegrationTest {
   @Test
   void aRestartedApplicationServesTheSameSessionAndASecondOneCannotShareItsData() throws Exception {
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      Api api = new Api(restarted.baseUrl());
+      Api api = TestColloquy.api(restarted);
 
       JsonNode after = api.session(sessionId);
 
@@ -125,7 +125,7 @@ class RestartIntegrationTest {
   @Test
   void aTurnRunningWhenTheApplicationStoppedIsReportedInterrupted() throws Exception {
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      Api api = new Api(restarted.baseUrl());
+      Api api = TestColloquy.api(restarted);
 
       List<SseEvent> rest;
       try (SseClient resumed = api.joinTurn(interruptedSessionId, interruptedTurnId, interruptedLastSeen)) {
@@ -148,7 +148,7 @@ class RestartIntegrationTest {
   @Test
   void replayReadsARunningServerThroughTheJournalEndpoint() throws Exception {
     try (Colloquy restarted = TestColloquy.start(mock, dataDir)) {
-      Output fromServer = replay(sessionId, "--server", restarted.baseUrl(), "--json");
+      Output fromServer = replay(sessionId, "--server", restarted.baseUrl(), "--api-key", TestColloquy.api(restarted).apiKey(), "--json");
 
       assertThat(fromServer.exitCode()).as(fromServer.err()).isZero();
       JsonNode journal = Api.JSON.readTree(fromServer.out());

@@ -75,7 +75,7 @@ final class RunningCluster implements BeforeAllCallback, AfterAllCallback {
   private void startNode(Map<String, Object> settings) throws Exception {
     Colloquy node = TestColloquy.start(mock, tempDir("colloquy-node"), settings);
     nodes.add(node);
-    apis.add(new Api(node.baseUrl()));
+    apis.add(TestColloquy.api(node));
   }
 
   private Path tempDir(String prefix) throws IOException {

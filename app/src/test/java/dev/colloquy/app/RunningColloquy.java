@@ -43,7 +43,7 @@ final class RunningColloquy implements BeforeAllCallback, AfterAllCallback {
     dataDir = Files.createTempDirectory("colloquy-it");
     mock = MockLlmServer.start(mockSettings, "127.0.0.1", 0);
     colloquy = TestColloquy.start(mock, dataDir, overrides);
-    api = new Api(colloquy.baseUrl());
+    api = TestColloquy.api(colloquy);
   }
 
   @Override

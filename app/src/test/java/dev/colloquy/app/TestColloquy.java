@@ -2,7 +2,10 @@ package dev.colloquy.app;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.mockllm.FailureMode;
+import dev.colloquy.persistence.tenant.DuplicateTenantException;
+import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.nio.file.Path;
@@ -62,6 +65,22 @@ final class TestColloquy {
 
   static Colloquy start(MockLlmServer mock, Path dataDir) throws Exception {
     return start(mock, dataDir, Map.of());
+  }
+
+  /**
+   * A client with a real key of the development tenant (id {@code default}), issued through the
+   * tenant store; the tenant is created when the node did not (in production mode).
+   */
+  static Api api(Colloquy colloquy) {
+    TenantStore tenants = new TenantStore(colloquy.database().dataSource());
+    if (tenants.find(SessionRoutes.DEFAULT_TENANT).isEmpty()) {
+      try {
+        tenants.create(SessionRoutes.DEFAULT_TENANT, "dev");
+      } catch (DuplicateTenantException createdByAnotherNode) {
+        // it exists now
+      }
+    }
+    return new Api(colloquy.baseUrl(), tenants.issueKey(SessionRoutes.DEFAULT_TENANT).orElseThrow().apiKey());
   }
 
   private static void awaitReady(Api api) throws Exception {

@@ -24,7 +24,7 @@ class TurnLogsIntegrationTest {
   void everyLineOfATurnCarriesItsIds(@TempDir Path dataDir) throws Exception {
     try (MockLlmServer mock = TestColloquy.startMock();
         Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of())) {
-      Api api = new Api(colloquy.baseUrl());
+      Api api = TestColloquy.api(colloquy);
       String sessionId = api.openSession();
       Turn turn;
       try (CapturedLogs logs = CapturedLogs.capture()) {
@@ -54,7 +54,7 @@ class TurnLogsIntegrationTest {
     try (MockLlmServer mock = TestColloquy.startMock();
         Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of("colloquy.env", "production"))) {
       assertThat(colloquy.settings().production()).isTrue();
-      Api api = new Api(colloquy.baseUrl());
+      Api api = TestColloquy.api(colloquy);
       String sessionId = api.openSession();
       try (CapturedLogs logs = CapturedLogs.capture()) {
         Turn turn = streamTurn(api, sessionId);

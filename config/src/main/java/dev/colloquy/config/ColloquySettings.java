@@ -15,14 +15,16 @@ public record ColloquySettings(
     AdminSettings admin,
     ShutdownSettings shutdown,
     LimitsSettings limits,
-    CorsSettings cors) {
+    CorsSettings cors,
+    AuthSettings auth) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
     SettingsReader reader = new SettingsReader(config);
+    Environment env = reader.oneOf("colloquy.env", Environment.class);
     return new ColloquySettings(
-        reader.oneOf("colloquy.env", Environment.class),
-        HttpSettings.create(reader),
+        env,
+        HttpSettings.create(reader, env),
         StorageSettings.create(reader),
         LlmSettings.create(reader),
         SessionSettings.create(reader),
@@ -30,7 +32,8 @@ public record ColloquySettings(
         AdminSettings.create(reader),
         ShutdownSettings.create(reader),
         LimitsSettings.create(reader),
-        CorsSettings.create(reader));
+        CorsSettings.create(reader),
+        AuthSettings.create(reader));
   }
 
   /**

@@ -6,9 +6,12 @@ import java.time.Duration;
 public record HttpSettings(
     String host, int port, long maxMessageBytes, Duration keepAlive, Duration askTimeout) {
 
-  static HttpSettings create(SettingsReader reader) {
+  /** Without a configured host, development listens on loopback only: its data is open to its key holder. */
+  static HttpSettings create(SettingsReader reader, Environment env) {
+    String host = reader.optionalString("colloquy.http.host")
+        .orElse(env == Environment.PRODUCTION ? "0.0.0.0" : "127.0.0.1");
     return new HttpSettings(
-        reader.string("colloquy.http.host"),
+        host,
         reader.intInRange("colloquy.http.port", 0, 65535),
         reader.bytes("colloquy.http.max-message-bytes", 1),
         reader.positiveDuration("colloquy.http.keep-alive"),

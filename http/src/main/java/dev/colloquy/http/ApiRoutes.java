@@ -1,8 +1,11 @@
 package dev.colloquy.http;
 
+import dev.colloquy.http.auth.Authentication;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.http.cors.Cors;
 import dev.colloquy.http.cors.JsonOnly;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -11,40 +14,45 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * The whole HTTP API, built once: every route family behind one trace id per request and one
- * mapping of failures to the error body of API.md.
+ * mapping of failures to the error body of API.md. Health, readiness, metrics and this document
+ * are open; {@code /v1/admin} takes the admin token; everything else takes a tenant's credential
+ * and sees only that tenant's objects.
  */
 public final class ApiRoutes extends AllDirectives {
 
   private final Route route;
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge) {
-    this(sessions, sessionList, journal, health, knowledge, Observability.none(), () -> true, null, null);
-  }
-
-  public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge, Observability observability, BooleanSupplier acceptingTurns) {
-    this(sessions, sessionList, journal, health, knowledge, observability, acceptingTurns, null, null);
+      BiFunction<Principal, String, Route> tenantRoutes, Authentication authentication) {
+    this(sessions, sessionList, journal, health, tenantRoutes, authentication, traceId -> new AllDirectives() { }.reject(),
+        Observability.none(), () -> true, null);
   }
 
   /**
-   * {@code acceptingTurns} turns false when the node begins to shut down. {@code tenantConfig} serves
-   * {@code /v1/config} for a trace id; {@code cors} lets browsers in (without it, no CORS headers are sent).
+   * {@code tenantRoutes} serves the caller's tenant's other route families (knowledge, billing,
+   * configuration) for a principal and a trace id; {@code admin} serves {@code /v1/admin} for a trace id once the admin token has been
+   * checked; {@code acceptingTurns} turns false when the node begins to shut down; {@code cors} lets
+   * browsers in (without it, no CORS headers are sent).
    */
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
-      Route knowledge, Observability observability, BooleanSupplier acceptingTurns,
-      Function<String, Route> tenantConfig, Cors cors) {
+      BiFunction<Principal, String, Route> tenantRoutes, Authentication authentication, Function<String, Route> admin,
+      Observability observability, BooleanSupplier acceptingTurns, Cors cors) {
     TraceIds traceIds = new TraceIds();
     Errors errors = new Errors(traceIds, observability.logContent());
     MetricsRoutes metrics = new MetricsRoutes(observability.scrape());
     RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
-    Route sessionRoutes = sessions.route(traceIds);
-    Route config = tenantConfig == null ? reject() : traceIds.traceId(tenantConfig);
-    Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(), journal.route(), knowledge,
-        sessionList.route(), config, pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-            () -> newTurns.guard(() -> journalWrites.guard(() -> sessionRoutes))));
+    BiFunction<Principal, String, Route> owned = (principal, traceId) -> concat(journal.route(principal),
+        tenantRoutes.apply(principal, traceId),
+        sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
+            () -> newTurns.guard(() -> journalWrites.guard(() -> sessions.route(traceIds, principal)))));
+    Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(),
+        pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
+            () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> admin.apply(traceId)))),
+        traceIds.traceId(traceId -> authentication.principal(traceId, principal -> cors == null
+            ? owned.apply(principal, traceId)
+            : cors.allowedOrigin(principal.tenantId(), traceId, () -> owned.apply(principal, traceId)))));
     Route checked = traceIds.traceId(traceId -> jsonOnly.route(traceId, () -> errors.handle(api)));
     Route browsers = cors == null ? checked : traceIds.traceId(traceId -> cors.route(traceId, () -> checked));
     this.route = traceIds.assign(() ->

@@ -1,5 +1,6 @@
 package dev.colloquy.http;
 
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.persistence.readside.BillingPeriod;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import java.util.Optional;
@@ -33,18 +34,18 @@ public final class BillingRoutes extends AllDirectives {
     this.blocking = blocking;
   }
 
-  public Route route() {
+  /** The billing records of the caller's tenant only. */
+  public Route route(Principal principal) {
     return pathPrefix("v1", () -> path("billing", () -> get(() -> extractRequest(request ->
         parameterOptional("from", from -> parameterOptional("to", to -> parameterOptional("period", month ->
             parameterOptional("format", format -> {
               boolean csv = csv(format, request);
               BillingPeriod period = period(from, to, month);
-              return onSuccess(report(period), report -> complete(response(report, csv)));
+              return onSuccess(report(principal.tenantId(), period), report -> complete(response(report, csv)));
             }))))))));
   }
 
-  private CompletionStage<BillingReport> report(BillingPeriod period) {
-    String tenant = SessionRoutes.DEFAULT_TENANT;
+  private CompletionStage<BillingReport> report(String tenant, BillingPeriod period) {
     return CompletableFuture.supplyAsync(() -> BillingReport.of(tenant, period, records.list(tenant, period)), blocking)
         .exceptionally(error -> {
           throw new ApiException(StatusCodes.SERVICE_UNAVAILABLE, "BILLING_UNAVAILABLE",

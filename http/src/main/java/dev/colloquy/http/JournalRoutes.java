@@ -1,10 +1,11 @@
 package dev.colloquy.http;
 
-import dev.colloquy.config.AdminSettings;
 import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.auth.Principal;
+import dev.colloquy.persistence.JournalEntry;
 import dev.colloquy.persistence.SessionJournal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.util.List;
 import java.util.Optional;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
@@ -14,56 +15,45 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * {@code GET /v1/sessions/{id}/journal}: the session's journal as JSON, with the state rebuilt from
- * it, for developers. Guarded by the admin token; without one it is open in development only.
+ * it, for developers of the session's tenant. Another tenant's session answers as a missing one.
  */
 public final class JournalRoutes extends AllDirectives {
 
   private final SessionJournal journal;
-  private final AdminSettings admin;
-  private final boolean production;
 
-  public JournalRoutes(SessionJournal journal, AdminSettings admin, boolean production) {
+  public JournalRoutes(SessionJournal journal) {
     this.journal = journal;
-    this.admin = admin;
-    this.production = production;
   }
 
-  public Route route() {
+  public Route route(Principal principal) {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> pathPrefix(segment(), sessionId ->
-        path("journal", () -> get(() -> optionalHeaderValueByName("Authorization", authorization -> {
-          authorize(authorization);
-          return parameterOptional("until", until -> read(SessionRoutes.validSessionId(sessionId), until));
-        }))))));
+        path("journal", () -> get(() -> parameterOptional("until", until ->
+            read(principal.tenantId(), SessionRoutes.validSessionId(sessionId), until)))))));
   }
 
-  private void authorize(Optional<String> authorization) {
-    if (admin.token().isEmpty()) {
-      if (production) {
-        throw new ApiException(ErrorCode.ADMIN_DISABLED,
-            "The journal endpoint needs COLLOQUY_ADMIN_TOKEN to be set in production");
-      }
-      return;
-    }
-    String expected = "Bearer " + admin.token().get();
-    boolean matches = authorization.isPresent() && MessageDigest.isEqual(
-        expected.getBytes(StandardCharsets.UTF_8), authorization.get().getBytes(StandardCharsets.UTF_8));
-    if (!matches) {
-      throw new ApiException(ErrorCode.UNAUTHORIZED, "A valid admin bearer token is required");
-    }
-  }
-
-  private Route read(String sessionId, Optional<String> until) {
+  private Route read(String tenantId, String sessionId, Optional<String> until) {
     long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
     var entries = journal.read(sessionId, untilSeq).exceptionally(error -> {
       throw new ApiException(ErrorCode.JOURNAL_UNAVAILABLE,
           "The journal cannot be read right now; try again");
     });
     return onSuccess(entries, read -> {
-      if (read.isEmpty()) {
+      if (read.isEmpty() || !ownedBy(tenantId, read)) {
         throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
       }
       return complete(Json.response(StatusCodes.OK, JournalJson.toApi(sessionId, read)));
     });
+  }
+
+  /** A session's tenant is in its first event; a journal without one (purged to a tombstone) belongs to no one. */
+  private static boolean ownedBy(String tenantId, List<JournalEntry> entries) {
+    return entries.stream()
+        .map(JournalEntry::event)
+        .filter(ChatSession.SessionOpened.class::isInstance)
+        .map(ChatSession.SessionOpened.class::cast)
+        .findFirst()
+        .map(opened -> tenantId.equals(opened.tenantId()))
+        .orElse(false);
   }
 
   private static long sequenceNr(String value) {

@@ -3,6 +3,7 @@ package dev.colloquy.http;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
@@ -36,51 +37,53 @@ public final class KnowledgeRoutes extends AllDirectives {
     this.blocking = blocking;
   }
 
-  public Route route() {
+  /** The knowledge of the caller's tenant: another tenant's document answers as a missing one. */
+  public Route route(Principal principal) {
+    String tenantId = principal.tenantId();
     return pathPrefix("v1", () -> pathPrefix("knowledge", () -> concat(
-        path("ingest", () -> post(() -> withSizeLimit(maxUploadBytes + MULTIPART_OVERHEAD, this::ingest))),
-        path("list", () -> get(() -> onSuccess(list(), this::ok))),
+        path("ingest", () -> post(() -> withSizeLimit(maxUploadBytes + MULTIPART_OVERHEAD, () -> ingest(tenantId)))),
+        path("list", () -> get(() -> onSuccess(list(tenantId), this::ok))),
         pathPrefix(segment(), documentId -> concat(
-            path("status", () -> get(() -> onSuccess(status(documentId), this::ok))),
-            pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(documentId), this::ok))))))));
+            path("status", () -> get(() -> onSuccess(status(tenantId, documentId), this::ok))),
+            pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(tenantId, documentId), this::ok))))))));
   }
 
-  private Route ingest() {
+  private Route ingest(String tenantId) {
     return extractMaterializer(materializer -> fileUpload("file", (info, bytes) -> onSuccess(
         bytes.runWith(Sink.fold(ByteString.emptyByteString(), ByteString::concat), materializer)
-            .thenCompose(content -> ingest(info.getFileName(), content.toArray())),
+            .thenCompose(content -> ingest(tenantId, info.getFileName(), content.toArray())),
         accepted -> complete(Json.response(StatusCodes.ACCEPTED, accepted)))));
   }
 
   // ---- calls to the knowledge service, off the HTTP threads ----
 
-  private CompletionStage<Accepted> ingest(String fileName, byte[] content) {
+  private CompletionStage<Accepted> ingest(String tenantId, String fileName, byte[] content) {
     return blocking(() -> {
       try {
-        return Accepted.toApi(documents.ingest(SessionRoutes.DEFAULT_TENANT, fileName, content).document());
+        return Accepted.toApi(documents.ingest(tenantId, fileName, content).document());
       } catch (IngestionException e) {
         throw refused(e);
       }
     });
   }
 
-  private CompletionStage<Status> status(String documentId) {
+  private CompletionStage<Status> status(String tenantId, String documentId) {
     return blocking(() -> {
       if (!RequestBodies.isUuid(documentId)) {
         throw notFound();
       }
-      return Status.toApi(documents.status(SessionRoutes.DEFAULT_TENANT, documentId)
+      return Status.toApi(documents.status(tenantId, documentId)
           .orElseThrow(KnowledgeRoutes::notFound));
     });
   }
 
-  private CompletionStage<Documents> list() {
-    return blocking(() -> Documents.toApi(documents.list(SessionRoutes.DEFAULT_TENANT)));
+  private CompletionStage<Documents> list(String tenantId) {
+    return blocking(() -> Documents.toApi(documents.list(tenantId)));
   }
 
-  private CompletionStage<Deleted> delete(String documentId) {
+  private CompletionStage<Deleted> delete(String tenantId, String documentId) {
     return blocking(() -> {
-      if (!RequestBodies.isUuid(documentId) || !documents.delete(SessionRoutes.DEFAULT_TENANT, documentId)) {
+      if (!RequestBodies.isUuid(documentId) || !documents.delete(tenantId, documentId)) {
         throw notFound();
       }
       return new Deleted(true);

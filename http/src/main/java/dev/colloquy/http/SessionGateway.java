@@ -38,6 +38,11 @@ public final class SessionGateway {
         });
   }
 
+  /** The command for a caller of {@code tenantId}: another tenant's session answers as a missing one. */
+  <R> CompletionStage<R> ask(String tenantId, String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
+    return this.<R>ask(sessionId, replyTo -> new ChatSession.ForTenant(tenantId, command.apply(replyTo)));
+  }
+
   private static RuntimeException unavailable(Throwable error) {
     Throwable cause = error instanceof CompletionException ? error.getCause() : error;
     if (cause instanceof TimeoutException) {

@@ -2,6 +2,7 @@ package dev.colloquy.http;
 
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.CanonicalEvents.UsageJson;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.persistence.readside.SessionCursor;
 import dev.colloquy.persistence.readside.SessionListing;
 import dev.colloquy.persistence.readside.SessionPage;
@@ -29,17 +30,18 @@ public final class SessionListRoutes extends AllDirectives {
     this.listing = listing;
   }
 
-  public Route route() {
+  public Route route(Principal principal) {
     return pathPrefix("v1", () -> path("sessions", () -> get(() ->
         parameterOptional("status", status -> parameterOptional("limit", limit -> parameterOptional("cursor", cursor ->
-            onSuccess(list(status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
+            onSuccess(list(principal.tenantId(), status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
   }
 
-  private CompletionStage<SessionPage> list(Optional<String> status, Optional<String> limit, Optional<String> cursor) {
+  private CompletionStage<SessionPage> list(String tenantId, Optional<String> status, Optional<String> limit,
+      Optional<String> cursor) {
     Optional<String> validStatus = status.map(SessionListRoutes::status);
     int validLimit = limit.map(SessionListRoutes::limit).orElse(DEFAULT_LIMIT);
     Optional<SessionCursor> after = cursor.map(SessionListRoutes::cursor);
-    return listing.list(SessionRoutes.DEFAULT_TENANT, validStatus, validLimit, after).exceptionally(error -> {
+    return listing.list(tenantId, validStatus, validLimit, after).exceptionally(error -> {
       throw new ApiException(ErrorCode.SESSION_LIST_UNAVAILABLE,
           "The session list cannot be read right now; try again");
     });

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionState;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -45,7 +46,7 @@ public final class SessionRoutes extends AllDirectives {
 
   static final String CLOSED_REASON = "closed";
 
-  /** Until tenancy arrives every session belongs to this tenant. */
+  /** The tenant of the sessions journaled before tenancy, and of the command-line tools' defaults. */
   public static final String DEFAULT_TENANT = "default";
 
   private final SessionGateway sessions;
@@ -62,28 +63,30 @@ public final class SessionRoutes extends AllDirectives {
     this.metrics = metrics;
   }
 
-  Route route(TraceIds traceIds) {
+  /** The sessions of the caller's tenant: another tenant's session answers exactly as a missing one. */
+  Route route(TraceIds traceIds, Principal principal) {
+    String tenantId = principal.tenantId();
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
-        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(body),
+        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(tenantId, body),
             view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
-        pathPrefix(segment(), sessionId -> sessionRoute(validSessionId(sessionId), traceIds)))));
+        pathPrefix(segment(), sessionId -> sessionRoute(tenantId, validSessionId(sessionId), traceIds)))));
   }
 
-  private Route sessionRoute(String sessionId, TraceIds traceIds) {
+  private Route sessionRoute(String tenantId, String sessionId, TraceIds traceIds) {
     return concat(
         pathEndOrSingleSlash(() -> concat(
-            get(() -> onSuccess(view(sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
-            delete(() -> onSuccess(delete(sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
-        path("close", () -> post(() -> body(body -> onSuccess(close(sessionId, body),
+            get(() -> onSuccess(view(tenantId, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
+            delete(() -> onSuccess(delete(tenantId, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
+        path("close", () -> post(() -> body(body -> onSuccess(close(tenantId, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
-                traceIds.traceId(traceId -> startTurn(sessionId, body,
+                traceIds.traceId(traceId -> startTurn(tenantId, sessionId, body,
                     accept.map(SessionRoutes::wantsEvents).orElse(false), traceId)))))),
             pathPrefix(segment(), turnId -> concat(
                 path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
-                    parameterOptional("last_event_id", queryId -> joinTurn(sessionId, turnId, lastEventId.or(() -> queryId)))))),
-                path("cancel", () -> post(() -> onSuccess(cancel(sessionId, turnId),
+                    parameterOptional("last_event_id", queryId -> joinTurn(tenantId, sessionId, turnId, lastEventId.or(() -> queryId)))))),
+                path("cancel", () -> post(() -> onSuccess(cancel(tenantId, sessionId, turnId),
                     done -> json(StatusCodes.ACCEPTED, new Cancelling(turnId, "cancelling"))))))))));
   }
 
@@ -117,45 +120,46 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- asks ----
 
-  private CompletionStage<SessionView> open(String body) {
+  private CompletionStage<SessionView> open(String tenantId, String body) {
     RequestBodies.NewSession request = RequestBodies.newSession(body);
     String sessionId = request.sessionId().orElseGet(() -> UUID.randomUUID().toString());
     return sessions.<ChatSession.SessionAnswer>ask(sessionId,
-            replyTo -> new ChatSession.Open(DEFAULT_TENANT, request.persona(), request.metadata(), replyTo))
+            replyTo -> new ChatSession.Open(tenantId, request.persona(), request.metadata(), replyTo))
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<SessionView> view(String sessionId) {
-    return sessions.<ChatSession.SessionAnswer>ask(sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
+  private CompletionStage<SessionView> view(String tenantId, String sessionId) {
+    return sessions.<ChatSession.SessionAnswer>ask(tenantId, sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
   }
 
   /**
    * An explicit close is always recorded with reason {@code closed}: billing tells it from an idle
    * close by the reason, so a client cannot choose it.
    */
-  private CompletionStage<SessionView> close(String sessionId, String body) {
+  private CompletionStage<SessionView> close(String tenantId, String sessionId, String body) {
     RequestBodies.parse(body, true);
-    return sessions.<ChatSession.SessionAnswer>ask(sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
+    return sessions.<ChatSession.SessionAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<ChatSession.Done> delete(String sessionId) {
-    return sessions.<ChatSession.DeleteAnswer>ask(sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
+  private CompletionStage<ChatSession.Done> delete(String tenantId, String sessionId) {
+    return sessions.<ChatSession.DeleteAnswer>ask(tenantId, sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
   }
 
-  private CompletionStage<ChatSession.TurnReply> cancel(String sessionId, String turnId) {
-    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo))
+  private CompletionStage<ChatSession.TurnReply> cancel(String tenantId, String sessionId, String turnId) {
+    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
-  private CompletionStage<ChatSession.TurnReply> start(String sessionId, RequestBodies.NewTurn request, String traceId) {
-    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
+  private CompletionStage<ChatSession.TurnReply> start(String tenantId, String sessionId, RequestBodies.NewTurn request,
+      String traceId) {
+    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
         request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(), traceId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
-  private CompletionStage<ChatSession.TurnReply> join(String sessionId, String turnId, long afterId) {
-    return sessions.<ChatSession.TurnAnswer>ask(sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo))
+  private CompletionStage<ChatSession.TurnReply> join(String tenantId, String sessionId, String turnId, long afterId) {
+    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
@@ -182,14 +186,14 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- turn streams ----
 
-  private Route startTurn(String sessionId, String body, boolean events, String traceId) {
+  private Route startTurn(String tenantId, String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    return stream(start(sessionId, request, traceId), events, 0);
+    return stream(start(tenantId, sessionId, request, traceId), events, 0);
   }
 
-  private Route joinTurn(String sessionId, String turnId, Optional<String> lastEventId) {
+  private Route joinTurn(String tenantId, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(sessionId, turnId, afterId), true, afterId);
+    return stream(join(tenantId, sessionId, turnId, afterId), true, afterId);
   }
 
   /**

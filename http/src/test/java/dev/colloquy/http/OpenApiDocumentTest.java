@@ -71,7 +71,10 @@ class OpenApiDocumentTest {
       Map.entry("/health", Set.of("get")),
       Map.entry("/ready", Set.of("get")),
       Map.entry("/metrics", Set.of("get")),
-      Map.entry("/openapi.yaml", Set.of("get"))));
+      Map.entry("/openapi.yaml", Set.of("get")),
+      Map.entry("/v1/admin/tenants", Set.of("get", "post")),
+      Map.entry("/v1/admin/tenants/{tenant_id}/keys", Set.of("post")),
+      Map.entry("/v1/admin/keys/{key_id}", Set.of("delete"))));
 
   private static final Set<String> HTTP_METHODS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
@@ -173,9 +176,12 @@ class OpenApiDocumentTest {
     }
     // Every code literal in the http routes (ApiException, Errors.response, RequestBodies, ...).
     codes.addAll(codeLiteralsInHttpSources());
+    // Authentication's refusals and the admin API's (package dev.colloquy.http.auth).
+    codes.addAll(Set.of("UNAUTHENTICATED", "FORBIDDEN", "INVALID_TENANT_NAME", "TENANT_EXISTS", "TENANT_NOT_FOUND",
+        "KEY_NOT_FOUND"));
 
     assertThat(codes).contains("SESSION_NOT_FOUND", "TURN_IN_PROGRESS", "MALFORMED_JSON", "MESSAGE_TOO_LARGE",
-        "INVALID_LAST_EVENT_ID", "UNAUTHORIZED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
+        "INVALID_LAST_EVENT_ID", "UNAUTHENTICATED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
     assertThat(documented).containsAll(codes);
   }
 
@@ -243,7 +249,7 @@ class OpenApiDocumentTest {
     assertThat(session.at("/properties/session_id/format").asText()).isEqualTo("uuid");
 
     JsonNode journal = doc.at("/paths/~1v1~1sessions~1{session_id}~1journal/get");
-    assertThat(journal.path("security").toString()).contains("adminToken");
+    assertThat(doc.path("security").toString()).contains("apiKeyBearer", "apiKeyHeader", "jwt");
     assertThat(doc.at("/components/securitySchemes/adminToken/scheme").asText()).isEqualTo("bearer");
     assertThat(doc.at("/paths/~1v1~1knowledge~1ingest/post/requestBody/content").has("multipart/form-data")).isTrue();
   }

@@ -64,6 +64,9 @@ class SessionRoutesTest {
   private static ExecutorService blocking;
   private static String base;
   private static final HttpClient client = HttpClient.newHttpClient();
+  /** A real key of tenant "t1", in a key store held in memory. */
+  private static final TestKeys keys = new TestKeys("t1");
+  private static final String BEARER = "Bearer " + keys.apiKey();
 
   @BeforeAll
   static void start() throws Exception {
@@ -94,9 +97,10 @@ class SessionRoutesTest {
         new SessionListRoutes(SessionRoutesTest::listing),
         new JournalRoutes((id, until) -> id.equals(UNREADABLE_JOURNAL)
             ? CompletableFuture.failedFuture(new IllegalStateException("connection refused"))
-            : CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+            : CompletableFuture.completedFuture(List.of())),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        rejectedByPekko());
+        (principal, traceId) -> rejectedByPekko(),
+        keys.authentication(blocking));
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     base = "http://127.0.0.1:" + binding.localAddress().getPort();
@@ -142,8 +146,15 @@ class SessionRoutesTest {
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
         .header("Content-Type", "application/json")
         .timeout(Duration.ofSeconds(20));
+    boolean authorized = false;
     for (int i = 0; i < headers.length; i += 2) {
-      request.header(headers[i], headers[i + 1]);
+      authorized |= headers[i].equals("Authorization");
+      if (!headers[i + 1].isEmpty()) {
+        request.header(headers[i], headers[i + 1]);
+      }
+    }
+    if (!authorized) {
+      request.header("Authorization", BEARER);
     }
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -281,37 +292,13 @@ class SessionRoutesTest {
   }
 
   @Test
-  void theJournalNeedsTheAdminTokenAndSaysWhenItCannotBeRead() throws Exception {
+  void theJournalNeedsACredentialAndSaysWhenItCannotBeRead() throws Exception {
     String path = "/v1/sessions/" + java.util.UUID.randomUUID() + "/journal";
-    assertError(send("GET", path, null), 401, "UNAUTHORIZED");
-    assertError(send("GET", path, null, "Authorization", "Bearer wrong"), 401, "UNAUTHORIZED");
-    assertError(send("GET", path, null, "Authorization", "Bearer admin-secret"), 404, "SESSION_NOT_FOUND");
-    assertError(send("GET", path + "?until=0", null, "Authorization", "Bearer admin-secret"), 400, "INVALID_SEQUENCE_NR");
-    assertError(send("GET", "/v1/sessions/" + UNREADABLE_JOURNAL + "/journal", null,
-        "Authorization", "Bearer admin-secret"), 503, "JOURNAL_UNAVAILABLE");
-  }
-
-  @Test
-  void inProductionWithoutAnAdminTokenTheJournalIsClosed() throws Exception {
-    ColloquySettings production = ColloquySettings.create(ConfigFactory.parseString("colloquy.env = production")
-        .withFallback(ConfigFactory.load()));
-    JournalRoutes closed = new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()),
-        production.admin(), production.production());
-    ApiRoutes routes = new ApiRoutes(
-        new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), production.http()),
-        new SessionListRoutes(SessionRoutesTest::listing), closed,
-        new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        rejectedByPekko());
-    ServerBinding other = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
-    try {
-      HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-              + other.localAddress().getPort() + "/v1/sessions/" + java.util.UUID.randomUUID() + "/journal")).build(),
-          HttpResponse.BodyHandlers.ofString());
-      assertError(response, 403, "ADMIN_DISABLED");
-    } finally {
-      other.unbind();
-    }
+    assertError(send("GET", path, null, "Authorization", ""), 401, "UNAUTHENTICATED");
+    assertError(send("GET", path, null, "Authorization", "Bearer wrong"), 401, "UNAUTHENTICATED");
+    assertError(send("GET", path, null), 404, "SESSION_NOT_FOUND");
+    assertError(send("GET", path + "?until=0", null), 400, "INVALID_SEQUENCE_NR");
+    assertError(send("GET", "/v1/sessions/" + UNREADABLE_JOURNAL + "/journal", null), 503, "JOURNAL_UNAVAILABLE");
   }
 
   @Test
@@ -324,28 +311,31 @@ class SessionRoutesTest {
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
         new SessionListRoutes(SessionRoutesTest::listing),
-        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of())),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
-        Observability.none(), () -> false);
+        (principal, traceId) -> new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
+        keys.authentication(blocking), traceId -> new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
+        Observability.none(), () -> false, null);
     ServerBinding draining = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     String base = "http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions/" + sessionId + "/turns";
     try {
-      HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(base))
+      HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(base)).header("Authorization", BEARER)
           .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"one more\"}")).build(), HttpResponse.BodyHandlers.ofString());
       assertError(refused, 503, "SHUTTING_DOWN");
       assertThat(refused.headers().firstValue("Retry-After")).contains("5");
       HttpResponse<String> newSession = client.send(HttpRequest.newBuilder(
               URI.create("http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions"))
-          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+          .header("Authorization", BEARER).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertError(newSession, 503, "SHUTTING_DOWN");
       HttpResponse<String> joined = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/events"))
+          .header("Authorization", BEARER)
           .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
       assertThat(joined.statusCode()).isEqualTo(200);
       assertThat(joined.body()).contains("event: turn.completed");
       HttpResponse<String> cancel = client.send(HttpRequest.newBuilder(URI.create(base + "/" + turnId + "/cancel"))
+          .header("Authorization", BEARER)
           .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
       assertError(cancel, 409, "TURN_ENDED");
     } finally {
@@ -377,7 +367,7 @@ class SessionRoutesTest {
 
     HttpResponse<String> first = send("GET", "/v1/sessions", null);
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.empty(), 20, java.util.Optional.empty()));
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.empty(), 20, java.util.Optional.empty()));
     JsonNode page = Json.MAPPER.readTree(first.body());
     assertThat(page.at("/sessions/0/session_id").asText()).isEqualTo("s-1");
     assertThat(page.at("/sessions/0/last_activity_at").asText()).isEqualTo("2026-11-21T10:00:00.123456Z");
@@ -387,7 +377,7 @@ class SessionRoutesTest {
 
     HttpResponse<String> next = send("GET", "/v1/sessions?status=closed&limit=5&cursor=" + cursor, null);
     assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("default", java.util.Optional.of("closed"), 5,
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.of("closed"), 5,
         java.util.Optional.of(new SessionCursor(java.time.Instant.parse("2026-11-21T10:00:00.123456Z"), "s-1"))));
 
     assertError(send("GET", "/v1/sessions?limit=99", null), 503, "SESSION_LIST_UNAVAILABLE");

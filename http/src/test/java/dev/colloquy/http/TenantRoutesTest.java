@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
 class TenantRoutesTest {
 
   private static final String TENANT = SessionRoutes.DEFAULT_TENANT;
+  private static final TestKeys KEYS = new TestKeys(TENANT);
   private static final String ALLOWED = "https://app.example.com";
 
   private static ActorTestKit testKit;
@@ -86,10 +87,11 @@ class TenantRoutesTest {
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
         new SessionListRoutes((tenant, status, limit, after) ->
             CompletableFuture.completedFuture(new SessionPage(List.of(), Optional.empty()))),
-        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of()), settings.admin(), false),
+        new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of())),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
-        new AllDirectives() { }.reject(), Observability.none(), () -> true,
-        traceId -> configRoutes.route(TENANT, traceId), new Cors(settings.cors(), configs));
+        (principal, traceId) -> configRoutes.route(principal.tenantId(), traceId),
+        KEYS.authentication(Runnable::run), traceId -> new AllDirectives() { }.reject(), Observability.none(),
+        () -> true, new Cors(settings.cors(), configs));
     Cors cors = new Cors(settings.cors(), configs);
     AllDirectives d = new AllDirectives() { };
     Route limited = d.pathPrefix("limited", () -> d.path(org.apache.pekko.http.javadsl.server.PathMatchers.segment(), kind -> d.headerValueByName("X-Credential",
@@ -127,6 +129,7 @@ class TenantRoutesTest {
     if (contentType != null) {
       request.header("Content-Type", contentType);
     }
+    request.header("Authorization", "Bearer " + KEYS.apiKey());
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }

@@ -52,6 +52,10 @@ final class IngestCommand implements Callable<Integer> {
   @Option(names = "--server", paramLabel = "URL", description = "A running Colloquy, e.g. http://localhost:8080")
   URI server;
 
+  @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:COLLOQUY_API_KEY}",
+      description = "The tenant's API key, for --server (env COLLOQUY_API_KEY)")
+  String apiKey;
+
   @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
   Path dataDir;
 
@@ -126,13 +130,13 @@ final class IngestCommand implements Callable<Integer> {
     List<Result> results = new ArrayList<>();
     try (HttpClient client = HttpClient.newHttpClient()) {
       for (Path file : files) {
-        results.add(progress.done(upload(client, base, file)));
+        results.add(progress.done(upload(client, base, apiKey, file)));
       }
     }
     return results;
   }
 
-  private static Result upload(HttpClient client, String base, Path file) throws Exception {
+  private static Result upload(HttpClient client, String base, String apiKey, Path file) throws Exception {
     String boundary = "colloquy-" + UUID.randomUUID();
     byte[] head = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
         + file.getFileName().toString().replace("\"", "") + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
@@ -140,6 +144,7 @@ final class IngestCommand implements Callable<Integer> {
     byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
     HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/ingest"))
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip()))
         .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(head, Files.readAllBytes(file), tail)))
         .build();
     HttpResponse<String> accepted = ServerRequests.send(client, request);
@@ -152,7 +157,8 @@ final class IngestCommand implements Callable<Integer> {
     Instant deadline = Instant.now().plus(WAIT_PER_FILE);
     while (Instant.now().isBefore(deadline)) {
       JsonNode status = Json.MAPPER.readTree(ServerRequests.send(client,
-          HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status")).build()).body());
+          HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status"))
+              .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip())).build()).body());
       String state = status.path("status").asText();
       if (state.equals("ready") || state.equals("failed")) {
         return new Result(file, state, status.path("chunk_count").asInt(),

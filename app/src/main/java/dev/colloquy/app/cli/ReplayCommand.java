@@ -48,9 +48,12 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the journal and state as JSON")
   boolean json;
 
-  @Option(names = "--server", paramLabel = "URL", description = "A running Colloquy, e.g. http://localhost:8080"
-      + " (sends COLLOQUY_ADMIN_TOKEN as bearer token when set)")
+  @Option(names = "--server", paramLabel = "URL", description = "A running Colloquy, e.g. http://localhost:8080")
   URI server;
+
+  @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:COLLOQUY_API_KEY}",
+      description = "The session's tenant's API key, for --server (env COLLOQUY_API_KEY)")
+  String apiKey;
 
   @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
   Path dataDir;
@@ -102,9 +105,8 @@ final class ReplayCommand implements Callable<Integer> {
     String url = server.toString().replaceAll("/+$", "") + "/v1/sessions/" + sessionId + "/journal"
         + (until == null ? "" : "?until=" + until);
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();
-    String token = System.getenv("COLLOQUY_ADMIN_TOKEN");
-    if (token != null && !token.isBlank()) {
-      request.header("Authorization", "Bearer " + token);
+    if (apiKey != null && !apiKey.isBlank()) {
+      request.header("Authorization", "Bearer " + apiKey.strip());
     }
     try (HttpClient client = HttpClient.newHttpClient()) {
       HttpResponse<String> response = ServerRequests.send(client, request.build());

@@ -87,6 +87,24 @@ public final class ChatSession
 
   public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
 
+  /**
+   * {@code command} on behalf of a caller of {@code tenantId}: a session of another tenant answers
+   * it exactly as a missing session would, so a foreign id reveals nothing.
+   */
+  public record ForTenant(
+      String tenantId,
+      @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+      @JsonSubTypes({
+        @JsonSubTypes.Type(value = Get.class, name = "Get"),
+        @JsonSubTypes.Type(value = StartTurn.class, name = "StartTurn"),
+        @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
+        @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
+        @JsonSubTypes.Type(value = Close.class, name = "Close"),
+        @JsonSubTypes.Type(value = Delete.class, name = "Delete")
+      })
+      Command command)
+      implements Command {}
+
   /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
   private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
@@ -351,6 +369,9 @@ public final class ChatSession
     }
     return switch (command) {
       case Open open -> onOpen(state, open);
+      case ForTenant scoped -> state.foreignTo(scoped.tenantId())
+          ? answerAsIfMissing(scoped.command())
+          : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
       case StartTurn start -> onStartTurn(state, start);
       case JoinTurn join -> onJoinTurn(state, join);
@@ -725,6 +746,22 @@ public final class ChatSession
 
   private void journaled(long persistingNanos) {
     services.metrics().journalWrite(Duration.ofNanos(System.nanoTime() - persistingNanos));
+  }
+
+  /**
+   * What a session that was never opened answers {@code command}, word for word: a foreign session
+   * must not be told apart from a missing one (a missing session has no turns to join or cancel).
+   */
+  private ReplyEffect<Event, SessionState> answerAsIfMissing(Command command) {
+    return switch (command) {
+      case Get get -> Effect().reply(get.replyTo(), notFound());
+      case Close close -> Effect().reply(close.replyTo(), notFound());
+      case Delete delete -> Effect().reply(delete.replyTo(), notFound());
+      case StartTurn start -> Effect().reply(start.replyTo(), notFound());
+      case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());
+      case CancelTurn cancel -> Effect().reply(cancel.replyTo(), turnNotFound());
+      default -> throw new IllegalArgumentException("Not a command a caller scopes to a tenant: " + command);
+    };
   }
 
   private static Rejected notFound() {

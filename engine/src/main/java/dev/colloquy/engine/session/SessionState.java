@@ -55,6 +55,11 @@ public record SessionState(
     return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
   }
 
+  /** Whether the session belongs to another tenant; a new or deleted session belongs to none. */
+  public boolean foreignTo(String callerTenantId) {
+    return tenantId != null && !tenantId.equals(callerTenantId);
+  }
+
   public boolean open() {
     return status == SessionStatus.OPEN;
   }

@@ -1,0 +1,96 @@
+package dev.colloquy.http.auth;
+
+import dev.colloquy.persistence.tenant.ApiKeyStore;
+import dev.colloquy.persistence.tenant.ApiKeys;
+import dev.colloquy.persistence.tenant.StoredKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tenant API keys. A key's row is cached for at most {@link #CACHE_TTL}, so a revocation on any node
+ * (they share the database) is refused everywhere within that time, without a query per request.
+ * {@code last_used_at} is written at most once per {@link #USE_RESOLUTION} per key.
+ */
+final class ApiKeyAuthenticator {
+
+  static final Duration CACHE_TTL = Duration.ofSeconds(4);
+  static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
+
+  private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
+
+  private record Cached(Optional<StoredKey> key, Instant until) {}
+
+  private final ApiKeyStore store;
+  private final Executor background;
+  private final Clock clock;
+  private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+  private final Map<String, Instant> lastMarked = new ConcurrentHashMap<>();
+
+  ApiKeyAuthenticator(ApiKeyStore store, Executor background, Clock clock) {
+    this.store = store;
+    this.background = background;
+    this.clock = clock;
+  }
+
+  /** Blocks on the store when the key is not cached. */
+  Outcome authenticate(String token, Optional<String> userId) {
+    Optional<ApiKeys.Parsed> parsed = ApiKeys.parse(token);
+    if (parsed.isEmpty()) {
+      return Outcome.refused(Refusal.MALFORMED);
+    }
+    Optional<StoredKey> stored = lookup(parsed.get().keyId());
+    if (stored.isEmpty()) {
+      return Outcome.refused(Refusal.UNKNOWN_KEY);
+    }
+    if (!ApiKeys.matches(parsed.get().secret(), stored.get().secretSha256())) {
+      return Outcome.refused(Refusal.WRONG_SECRET);
+    }
+    if (stored.get().revoked()) {
+      return Outcome.refused(Refusal.REVOKED_KEY);
+    }
+    markUsed(stored.get().keyId());
+    String tenantId = stored.get().tenantId();
+    return userId.map(user -> Outcome.authenticated(Principal.user(tenantId, user)))
+        .orElseGet(() -> Outcome.authenticated(Principal.tenantKey(tenantId)));
+  }
+
+  private Optional<StoredKey> lookup(String keyId) {
+    Instant now = clock.instant();
+    Cached cached = cache.get(keyId);
+    if (cached != null && cached.until().isAfter(now)) {
+      return cached.key();
+    }
+    Optional<StoredKey> key = store.findKey(keyId);
+    cache.put(keyId, new Cached(key, now.plus(CACHE_TTL)));
+    if (cache.size() > 100_000) {
+      // Probes with random key ids must not grow the cache without bound.
+      cache.values().removeIf(entry -> !entry.until().isAfter(now));
+    }
+    return key;
+  }
+
+  private void markUsed(String keyId) {
+    Instant now = clock.instant();
+    Instant previous = lastMarked.get(keyId);
+    if (previous != null && previous.plus(USE_RESOLUTION).isAfter(now)) {
+      return;
+    }
+    if (previous == null ? lastMarked.putIfAbsent(keyId, now) != null : !lastMarked.replace(keyId, previous, now)) {
+      return;
+    }
+    background.execute(() -> {
+      try {
+        store.markUsed(keyId, now);
+      } catch (RuntimeException e) {
+        log.warn("Could not record the use of key {}: {}", keyId, e.getClass().getName());
+      }
+    });
+  }
+}
