@@ -3,6 +3,7 @@ package dev.colloquy.app;
 import static dev.colloquy.app.Credentialed.assertUnauthenticated;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.colloquy.http.auth.JwksServer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jsonwebtoken.Jwts;
 import java.nio.charset.StandardCharsets;

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A JWKS document on 127.0.0.1, with the public halves of the key pairs it is given, counting its fetches. */
-final class JwksServer implements AutoCloseable {
+public final class JwksServer implements AutoCloseable {
 
   private final HttpServer server;
   private final Map<String, KeyPair> keys = new LinkedHashMap<>();
@@ -29,7 +29,7 @@ final class JwksServer implements AutoCloseable {
     this.server = server;
   }
 
-  static JwksServer start() {
+  public static JwksServer start() {
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       JwksServer jwks = new JwksServer(server);
@@ -49,15 +49,15 @@ final class JwksServer implements AutoCloseable {
     }
   }
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks.json";
   }
 
-  synchronized void publish(String kid, KeyPair pair) {
+  public synchronized void publish(String kid, KeyPair pair) {
     keys.put(kid, pair);
   }
 
-  int fetches() {
+  public int fetches() {
     return fetches.get();
   }
 
@@ -88,7 +88,7 @@ final class JwksServer implements AutoCloseable {
       System.arraycopy(bytes, 0, padded, length - bytes.length, bytes.length);
       bytes = padded;
     }
-    return Tokens.B64.encodeToString(bytes);
+    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   @Override
