@@ -322,5 +322,7 @@ class TenantRoutesTest {
       assertThat(send(method, path, "multipart/form-data; boundary=x", "--x--").statusCode()).isEqualTo(415);
     }
     assertThat(send("PUT", "/v1/config", "application/json; charset=utf-8", "{}").statusCode()).isEqualTo(200);
+    assertThat(send("POST", "/v1/knowledge/ingest", "multipart/form-data; boundary=x", "--x--").statusCode())
+        .as("an upload with its boundary passes the JSON-only rule").isNotEqualTo(415);
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.MediaType;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -39,10 +40,14 @@ public final class JsonOnly extends AllDirectives {
       return true;
     }
     var mediaType = request.entity().getContentType().mediaType();
-    if (mediaType.equals(MediaTypes.APPLICATION_JSON)) {
+    if (sameType(mediaType, MediaTypes.APPLICATION_JSON)) {
       return true;
     }
-    return mediaType.equals(MediaTypes.MULTIPART_FORM_DATA)
-        && multipartPaths.contains(request.getUri().path());
+    return sameType(mediaType, MediaTypes.MULTIPART_FORM_DATA) && multipartPaths.contains(request.getUri().path());
+  }
+
+  /** By type and subtype only: a multipart type carries its boundary as a parameter, which equals() compares. */
+  private static boolean sameType(MediaType actual, MediaType expected) {
+    return actual.mainType().equalsIgnoreCase(expected.mainType()) && actual.subType().equalsIgnoreCase(expected.subType());
   }
 }
