@@ -128,7 +128,7 @@ final class SessionHeapBench implements Callable<Integer> {
     String sessionId = UUID.randomUUID().toString();
     ChatSession.SessionAnswer reply = ClusterSharding.get(colloquy.system())
         .entityRefFor(ChatSession.ENTITY_KEY, sessionId)
-        .<ChatSession.SessionAnswer>ask(replyTo -> new ChatSession.Open(SessionRoutes.DEFAULT_TENANT, null,
+        .<ChatSession.SessionAnswer>ask(replyTo -> new ChatSession.Open(SessionRoutes.DEFAULT_TENANT, null, null,
             JsonNodeFactory.instance.objectNode(), replyTo), OPEN_TIMEOUT)
         .toCompletableFuture().join();
     if (!(reply instanceof ChatSession.SessionReply)) {

@@ -2,6 +2,7 @@ package dev.colloquy.http;
 
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.SessionOwner;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.persistence.JournalEntry;
 import dev.colloquy.persistence.SessionJournal;
@@ -28,31 +29,35 @@ public final class JournalRoutes extends AllDirectives {
   public Route route(Principal principal) {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> pathPrefix(segment(), sessionId ->
         path("journal", () -> get(() -> parameterOptional("until", until ->
-            read(principal.tenantId(), SessionRoutes.validSessionId(sessionId), until)))))));
+            read(principal, SessionRoutes.validSessionId(sessionId), until)))))));
   }
 
-  private Route read(String tenantId, String sessionId, Optional<String> until) {
+  private Route read(Principal caller, String sessionId, Optional<String> until) {
     long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
     var entries = journal.read(sessionId, untilSeq).exceptionally(error -> {
       throw new ApiException(ErrorCode.JOURNAL_UNAVAILABLE,
           "The journal cannot be read right now; try again");
     });
     return onSuccess(entries, read -> {
-      if (read.isEmpty() || !ownedBy(tenantId, read)) {
+      if (read.isEmpty() || !reachable(caller, read)) {
         throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
       }
       return complete(Json.response(StatusCodes.OK, JournalJson.toApi(sessionId, read)));
     });
   }
 
-  /** A session's tenant is in its first event; a journal without one (purged to a tombstone) belongs to no one. */
-  private static boolean ownedBy(String tenantId, List<JournalEntry> entries) {
+  /**
+   * A session's tenant and user are in its first event; a journal without one (purged to a
+   * tombstone) belongs to no one.
+   */
+  private static boolean reachable(Principal caller, List<JournalEntry> entries) {
     return entries.stream()
         .map(JournalEntry::event)
         .filter(ChatSession.SessionOpened.class::isInstance)
         .map(ChatSession.SessionOpened.class::cast)
         .findFirst()
-        .map(opened -> tenantId.equals(opened.tenantId()))
+        .map(opened -> new SessionOwner(opened.tenantId(), opened.userId())
+            .reachableBy(caller.tenantId(), caller.userId().orElse(null)))
         .orElse(false);
   }
 

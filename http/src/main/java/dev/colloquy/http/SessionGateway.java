@@ -2,6 +2,7 @@ package dev.colloquy.http;
 
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.auth.Principal;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -38,9 +39,10 @@ public final class SessionGateway {
         });
   }
 
-  /** The command for a caller of {@code tenantId}: another tenant's session answers as a missing one. */
-  <R> CompletionStage<R> ask(String tenantId, String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
-    return this.<R>ask(sessionId, replyTo -> new ChatSession.ForTenant(tenantId, command.apply(replyTo)));
+  /** The command for {@code caller}: another tenant's or user's session answers as a missing one. */
+  <R> CompletionStage<R> ask(Principal caller, String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
+    return this.<R>ask(sessionId, replyTo ->
+        new ChatSession.ForTenant(caller.tenantId(), caller.userId().orElse(null), command.apply(replyTo)));
   }
 
   private static RuntimeException unavailable(Throwable error) {

@@ -16,8 +16,9 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * {@code GET /v1/sessions}: the tenant's sessions from the read side, most recently active first,
- * a page at a time. The list may lag the sessions themselves by a moment.
+ * {@code GET /v1/sessions}: the tenant's sessions (only the user's own when the caller acts for a
+ * user) from the read side, most recently active first, a page at a time. The list may lag the
+ * sessions themselves by a moment.
  */
 public final class SessionListRoutes extends AllDirectives {
 
@@ -33,15 +34,15 @@ public final class SessionListRoutes extends AllDirectives {
   public Route route(Principal principal) {
     return pathPrefix("v1", () -> path("sessions", () -> get(() ->
         parameterOptional("status", status -> parameterOptional("limit", limit -> parameterOptional("cursor", cursor ->
-            onSuccess(list(principal.tenantId(), status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
+            onSuccess(list(principal, status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
   }
 
-  private CompletionStage<SessionPage> list(String tenantId, Optional<String> status, Optional<String> limit,
+  private CompletionStage<SessionPage> list(Principal caller, Optional<String> status, Optional<String> limit,
       Optional<String> cursor) {
     Optional<String> validStatus = status.map(SessionListRoutes::status);
     int validLimit = limit.map(SessionListRoutes::limit).orElse(DEFAULT_LIMIT);
     Optional<SessionCursor> after = cursor.map(SessionListRoutes::cursor);
-    return listing.list(tenantId, validStatus, validLimit, after).exceptionally(error -> {
+    return listing.list(caller.tenantId(), caller.userId(), validStatus, validLimit, after).exceptionally(error -> {
       throw new ApiException(ErrorCode.SESSION_LIST_UNAVAILABLE,
           "The session list cannot be read right now; try again");
     });

@@ -63,30 +63,32 @@ public final class SessionRoutes extends AllDirectives {
     this.metrics = metrics;
   }
 
-  /** The sessions of the caller's tenant: another tenant's session answers exactly as a missing one. */
-  Route route(TraceIds traceIds, Principal principal) {
-    String tenantId = principal.tenantId();
+  /**
+   * The sessions of the caller's tenant, or of the caller's user when it acts for one: another
+   * tenant's or user's session answers exactly as a missing one.
+   */
+  Route route(TraceIds traceIds, Principal caller) {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
-        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(tenantId, body),
+        pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(caller, body),
             view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
-        pathPrefix(segment(), sessionId -> sessionRoute(tenantId, validSessionId(sessionId), traceIds)))));
+        pathPrefix(segment(), sessionId -> sessionRoute(caller, validSessionId(sessionId), traceIds)))));
   }
 
-  private Route sessionRoute(String tenantId, String sessionId, TraceIds traceIds) {
+  private Route sessionRoute(Principal caller, String sessionId, TraceIds traceIds) {
     return concat(
         pathEndOrSingleSlash(() -> concat(
-            get(() -> onSuccess(view(tenantId, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
-            delete(() -> onSuccess(delete(tenantId, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
-        path("close", () -> post(() -> body(body -> onSuccess(close(tenantId, sessionId, body),
+            get(() -> onSuccess(view(caller, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
+            delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
+        path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
-                traceIds.traceId(traceId -> startTurn(tenantId, sessionId, body,
+                traceIds.traceId(traceId -> startTurn(caller, sessionId, body,
                     accept.map(SessionRoutes::wantsEvents).orElse(false), traceId)))))),
             pathPrefix(segment(), turnId -> concat(
                 path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
-                    parameterOptional("last_event_id", queryId -> joinTurn(tenantId, sessionId, turnId, lastEventId.or(() -> queryId)))))),
-                path("cancel", () -> post(() -> onSuccess(cancel(tenantId, sessionId, turnId),
+                    parameterOptional("last_event_id", queryId -> joinTurn(caller, sessionId, turnId, lastEventId.or(() -> queryId)))))),
+                path("cancel", () -> post(() -> onSuccess(cancel(caller, sessionId, turnId),
                     done -> json(StatusCodes.ACCEPTED, new Cancelling(turnId, "cancelling"))))))))));
   }
 
@@ -120,46 +122,47 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- asks ----
 
-  private CompletionStage<SessionView> open(String tenantId, String body) {
+  private CompletionStage<SessionView> open(Principal caller, String body) {
     RequestBodies.NewSession request = RequestBodies.newSession(body);
     String sessionId = request.sessionId().orElseGet(() -> UUID.randomUUID().toString());
     return sessions.<ChatSession.SessionAnswer>ask(sessionId,
-            replyTo -> new ChatSession.Open(tenantId, request.persona(), request.metadata(), replyTo))
+            replyTo -> new ChatSession.Open(caller.tenantId(), caller.userId().orElse(null), request.persona(),
+                request.metadata(), replyTo))
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<SessionView> view(String tenantId, String sessionId) {
-    return sessions.<ChatSession.SessionAnswer>ask(tenantId, sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
+  private CompletionStage<SessionView> view(Principal caller, String sessionId) {
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
   }
 
   /**
    * An explicit close is always recorded with reason {@code closed}: billing tells it from an idle
    * close by the reason, so a client cannot choose it.
    */
-  private CompletionStage<SessionView> close(String tenantId, String sessionId, String body) {
+  private CompletionStage<SessionView> close(Principal caller, String sessionId, String body) {
     RequestBodies.parse(body, true);
-    return sessions.<ChatSession.SessionAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<ChatSession.Done> delete(String tenantId, String sessionId) {
-    return sessions.<ChatSession.DeleteAnswer>ask(tenantId, sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
+  private CompletionStage<ChatSession.Done> delete(Principal caller, String sessionId) {
+    return sessions.<ChatSession.DeleteAnswer>ask(caller, sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
   }
 
-  private CompletionStage<ChatSession.TurnReply> cancel(String tenantId, String sessionId, String turnId) {
-    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo))
+  private CompletionStage<ChatSession.TurnReply> cancel(Principal caller, String sessionId, String turnId) {
+    return sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.CancelTurn(turnId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
-  private CompletionStage<ChatSession.TurnReply> start(String tenantId, String sessionId, RequestBodies.NewTurn request,
+  private CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, RequestBodies.NewTurn request,
       String traceId) {
-    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
+    return sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
         request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(), traceId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
-  private CompletionStage<ChatSession.TurnReply> join(String tenantId, String sessionId, String turnId, long afterId) {
-    return sessions.<ChatSession.TurnAnswer>ask(tenantId, sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo))
+  private CompletionStage<ChatSession.TurnReply> join(Principal caller, String sessionId, String turnId, long afterId) {
+    return sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.JoinTurn(turnId, afterId, replyTo))
         .thenApply(SessionRoutes::turn);
   }
 
@@ -186,14 +189,14 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- turn streams ----
 
-  private Route startTurn(String tenantId, String sessionId, String body, boolean events, String traceId) {
+  private Route startTurn(Principal caller, String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    return stream(start(tenantId, sessionId, request, traceId), events, 0);
+    return stream(start(caller, sessionId, request, traceId), events, 0);
   }
 
-  private Route joinTurn(String tenantId, String sessionId, String turnId, Optional<String> lastEventId) {
+  private Route joinTurn(Principal caller, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(tenantId, sessionId, turnId, afterId), true, afterId);
+    return stream(join(caller, sessionId, turnId, afterId), true, afterId);
   }
 
   /**

@@ -129,7 +129,7 @@ class SessionRoutesTest {
 
   /** A read side with one session and a next page; it cannot be read when asked for 99 sessions. */
   private static java.util.concurrent.CompletionStage<SessionPage> listing(String tenant,
-      java.util.Optional<String> status, int limit, java.util.Optional<SessionCursor> after) {
+      java.util.Optional<String> user, java.util.Optional<String> status, int limit, java.util.Optional<SessionCursor> after) {
     lastList.set(new ListCall(tenant, status, limit, after));
     if (limit == 99) {
       return CompletableFuture.failedFuture(new IllegalStateException("connection refused"));

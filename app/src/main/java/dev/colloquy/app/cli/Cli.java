@@ -19,7 +19,7 @@ import picocli.CommandLine.ScopeType;
     version = "colloquy 0.1.0",
     description = "A conversational engine: sharded, event-sourced chat sessions streamed over SSE.",
     subcommands = {ServeCommand.class, IngestCommand.class, ReplayCommand.class, BillingCommand.class,
-        MockLlmCommand.class, ProjectionsCommand.class})
+        TenantsCommand.class, MockLlmCommand.class, ProjectionsCommand.class})
 public final class Cli {
 
   /** Servers log what they do; the other commands print their result and progress, and log only problems. */

@@ -32,6 +32,7 @@ class CliTest {
     System.clearProperty("colloquy.http.port");
     System.clearProperty("colloquy.llm.base-url");
     System.clearProperty("pekko.remote.artery.canonical.port");
+    System.clearProperty("colloquy.admin.token");
   }
 
   private String oneLineOfErr() {
@@ -58,7 +59,7 @@ class CliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : new String[] {"serve", "ingest", "replay", "billing", "mock-llm", "projections"}) {
+    for (String command : new String[] {"serve", "ingest", "replay", "billing", "tenants", "mock-llm", "projections"}) {
       out.getBuffer().setLength(0);
       assertThat(run(command, "--help")).as(command).isZero();
       assertThat(out.toString()).as(command).contains("Usage: colloquy " + command);
@@ -83,7 +84,9 @@ class CliTest {
     String[][] commands = {
         {"replay", "--server", "http://127.0.0.1:9", "x"},
         {"ingest", "--server", "http://127.0.0.1:9", file.toString()},
-        {"billing", "--server", "http://127.0.0.1:9"}};
+        {"billing", "--server", "http://127.0.0.1:9"},
+        {"tenants", "list", "--server", "http://127.0.0.1:9"}};
+    System.setProperty("colloquy.admin.token", "an-admin-token");
     for (String[] command : commands) {
       err.getBuffer().setLength(0);
       assertThat(run(command)).as(command[0]).isEqualTo(1);
@@ -97,7 +100,8 @@ class CliTest {
     String[][] commands = {
         {"replay", "--data-dir", empty.toString(), "abc"},
         {"projections", "rebuild", "--data-dir", empty.toString()},
-        {"billing", "--data-dir", empty.toString()}};
+        {"billing", "--data-dir", empty.toString()},
+        {"tenants", "list", "--data-dir", empty.toString()}};
     for (String[] command : commands) {
       err.getBuffer().setLength(0);
       assertThat(run(command)).as(command[0]).isEqualTo(1);

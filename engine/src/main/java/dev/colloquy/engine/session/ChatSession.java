@@ -61,7 +61,9 @@ public final class ChatSession
 
   public sealed interface Command extends CborSerializable {}
 
-  public record Open(String tenantId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) implements Command {}
+  /** Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null. */
+  public record Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo)
+      implements Command {}
 
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
 
@@ -88,11 +90,13 @@ public final class ChatSession
   public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
 
   /**
-   * {@code command} on behalf of a caller of {@code tenantId}: a session of another tenant answers
-   * it exactly as a missing session would, so a foreign id reveals nothing.
+   * {@code command} on behalf of a caller of {@code tenantId}, acting for {@code userId} or, when it
+   * is null, for the whole tenant: a session of another tenant or another user answers it exactly as
+   * a missing session would, so a foreign id reveals nothing.
    */
   public record ForTenant(
       String tenantId,
+      String userId,
       @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
       @JsonSubTypes({
         @JsonSubTypes.Type(value = Get.class, name = "Get"),
@@ -175,7 +179,9 @@ public final class ChatSession
     Instant at();
   }
 
-  public record SessionOpened(String sessionId, String tenantId, String persona, JsonNode metadata, Instant at)
+  /** {@code userId} is null for a session of the whole tenant, as for every session journaled before sessions had users. */
+  public record SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
+      Instant at)
       implements Event {}
 
   public record SessionRenamed(String title, Instant at) implements Event {}
@@ -369,7 +375,7 @@ public final class ChatSession
     }
     return switch (command) {
       case Open open -> onOpen(state, open);
-      case ForTenant scoped -> state.foreignTo(scoped.tenantId())
+      case ForTenant scoped -> state.foreignTo(scoped.tenantId(), scoped.userId())
           ? answerAsIfMissing(scoped.command())
           : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
@@ -394,7 +400,7 @@ public final class ChatSession
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(new SessionOpened(sessionId, open.tenantId(), open.persona(), open.metadata(), Instant.now()))
+        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(), Instant.now()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }

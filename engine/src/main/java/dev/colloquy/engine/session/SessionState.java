@@ -29,6 +29,7 @@ public record SessionState(
     String sessionId,
     SessionStatus status,
     String tenantId,
+    String userId,
     String persona,
     JsonNode metadata,
     String title,
@@ -47,7 +48,7 @@ public record SessionState(
   }
 
   public static SessionState empty(String sessionId) {
-    return new SessionState(sessionId, SessionStatus.NEW, null, null, emptyObject(), null, null, null,
+    return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
         List.of(), emptyObject(), null, null);
   }
 
@@ -55,9 +56,12 @@ public record SessionState(
     return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
   }
 
-  /** Whether the session belongs to another tenant; a new or deleted session belongs to none. */
-  public boolean foreignTo(String callerTenantId) {
-    return tenantId != null && !tenantId.equals(callerTenantId);
+  /**
+   * Whether the session is out of reach of a caller of {@code callerTenantId} acting for
+   * {@code callerUserId} (null: the whole tenant); a new or deleted session belongs to no one.
+   */
+  public boolean foreignTo(String callerTenantId, String callerUserId) {
+    return tenantId != null && !new SessionOwner(tenantId, userId).reachableBy(callerTenantId, callerUserId);
   }
 
   public boolean open() {
@@ -181,22 +185,22 @@ public record SessionState(
   /** Applies one journaled event. Pure: the same events always give the same state. */
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
-      case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.persona(),
-          e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
+      case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
-      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, persona, metadata,
+      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
           title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());
-      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, emptyObject(),
+      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
           null, null, e.at(), List.of(), emptyObject(), null, null);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
-    return new SessionState(sessionId, status, tenantId, persona, metadata, newTitle, createdAt, at, newTurns,
+    return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
         newNarrative, closeReason, summary);
   }
 

@@ -88,7 +88,7 @@ class ChatSessionTest {
 
   private void open() {
     var result = session.<ChatSession.SessionAnswer>runCommand(replyTo ->
-        new ChatSession.Open("default", "A careful assistant", JsonNodeFactory.instance.objectNode().put("k", "v"), replyTo));
+        new ChatSession.Open("default", null, "A careful assistant", JsonNodeFactory.instance.objectNode().put("k", "v"), replyTo));
     assertThat(result.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }
 
@@ -136,7 +136,7 @@ class ChatSessionTest {
   void openingTwiceIsRefused() {
     newSession("");
     open();
-    var again = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
+    var again = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), r));
     assertThat(rejected(again.reply()).code()).isEqualTo(ChatSession.SESSION_EXISTS);
     assertThat(again.hasNoEvents()).isTrue();
   }
@@ -441,7 +441,7 @@ class ChatSessionTest {
     assertThat(purger.purged).containsExactly(ChatSession.persistenceId(sessionId).id() + "<2");
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    var reopen = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), r));
+    var reopen = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), r));
     assertThat(rejected(reopen.reply()).code()).isEqualTo(ChatSession.SESSION_EXISTS);
   }
 

@@ -42,7 +42,7 @@ class IdleSessionTest {
   }
 
   private static SessionState opened() {
-    return SessionState.empty("s").apply(new ChatSession.SessionOpened("s", "default", null,
+    return SessionState.empty("s").apply(new ChatSession.SessionOpened("s", "default", null, null,
         JsonNodeFactory.instance.objectNode(), OPENED));
   }
 
@@ -126,7 +126,7 @@ class IdleSessionTest {
 
   private static void open(EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> entity) {
     var opened = entity.<ChatSession.SessionAnswer>runCommand(replyTo ->
-        new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), replyTo));
+        new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), replyTo));
     assertThat(opened.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }
 }

@@ -56,7 +56,7 @@ class JournalReplayPropertyTest {
     List<String> keys = List.of("k1", "k2", "k3");
     for (int i = 0; i < COMMANDS; i++) {
       switch (random.nextInt(8)) {
-        case 0 -> session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", "persona " + seed,
+        case 0 -> session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, "persona " + seed,
             JsonNodeFactory.instance.objectNode().put("seed", seed), r));
         case 1, 2, 3 -> {
           String key = random.nextBoolean() ? keys.get(random.nextInt(keys.size())) : null;

@@ -68,7 +68,7 @@ class TurnDrainTest {
     session = EventSourcedBehaviorTestKit.create(testKit.system(),
         ChatSession.create(UUID.randomUUID().toString(), services, null));
     session.<ChatSession.SessionAnswer>runCommand(replyTo ->
-        new ChatSession.Open("default", null, JsonNodeFactory.instance.objectNode(), replyTo));
+        new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), replyTo));
   }
 
   private record Started(String turnId, TurnStreamProbe stream) {}

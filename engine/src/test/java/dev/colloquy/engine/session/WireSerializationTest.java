@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.CborSerializable;
@@ -92,7 +93,7 @@ class WireSerializationTest {
   @Test
   void everyReplyRoundTrips() {
     SessionState state = SessionState.empty("s1")
-        .apply(new ChatSession.SessionOpened("s1", "default", "p", JsonNodeFactory.instance.objectNode().put("a", 1), AT))
+        .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode().put("a", 1), AT))
         .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT))
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
@@ -121,7 +122,7 @@ class WireSerializationTest {
   @Test
   void everyEventRoundTripsWithItsFullPayload() {
     List<ChatSession.Event> events = List.of(
-        new ChatSession.SessionOpened("s1", "default", null, JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
         new ChatSession.SessionRenamed("title", AT),
         new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
@@ -148,6 +149,33 @@ class WireSerializationTest {
     Object read = serializer.fromBinary(journaled, manifest);
 
     assertThat(read).isEqualTo(new ChatSession.SessionDeleted(AT, null));
+  }
+
+  /** An opening as journaled before sessions had users: its type id and its fields then. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("SessionOpened")
+  record SessionOpenedWithoutUser(String sessionId, String tenantId, String persona, JsonNode metadata, Instant at)
+      implements CborSerializable {}
+
+  @Test
+  void anOpeningJournaledBeforeSessionsHadUsersReadsAsASessionOfTheWholeTenant() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.SessionOpened.class);
+    var metadata = JsonNodeFactory.instance.objectNode().put("a", 1);
+    byte[] journaled = serializer.toBinary(new SessionOpenedWithoutUser("s1", "acme", "p", metadata, AT));
+    String manifest = serializer.manifest(new ChatSession.SessionOpened("s1", "acme", null, "p", metadata, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", null, "p", metadata, AT));
+    SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
+    assertThat(recovered.foreignTo("acme", null)).isFalse();
+    assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+  }
+
+  @Test
+  void anOpeningForAUserRoundTripsWithItsUser() {
+    roundTrips(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT));
   }
 
   @Test

@@ -33,7 +33,7 @@ import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 public final class TenantAdminRoutes extends AllDirectives {
 
   /** Letters, digits, dot, dash and underscore; a name may appear in URLs, logs and JWT claims. */
-  static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
   private final TenantStore tenants;
   private final Executor blocking;

@@ -28,17 +28,19 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
   }
 
   @Override
-  public CompletionStage<SessionPage> list(String tenantId, Optional<String> status, int limit,
+  public CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status, int limit,
       Optional<SessionCursor> after) {
     List<String> statuses = status.map(List::of).orElse(STATUSES);
-    return CompletableFuture.supplyAsync(() -> page(tenantId, statuses, limit, after), executor);
+    return CompletableFuture.supplyAsync(() -> page(tenantId, userId, statuses, limit, after), executor);
   }
 
-  private SessionPage page(String tenantId, List<String> statuses, int limit, Optional<SessionCursor> after) {
+  private SessionPage page(String tenantId, Optional<String> userId, List<String> statuses, int limit,
+      Optional<SessionCursor> after) {
     String sql = """
         SELECT session_id, status, title, created_at, last_activity_at, closed_at, close_reason, turn_count,
           prompt_tokens, completion_tokens, cost_usd
         FROM sessions WHERE tenant_id = ? AND status = ANY (?)"""
+        + (userId.isPresent() ? " AND user_id = ?" : "")
         + (after.isPresent() ? " AND (last_activity_at, session_id) < (?, ?)" : "")
         + " ORDER BY last_activity_at DESC, session_id DESC LIMIT ?";
     try (Connection connection = dataSource.getConnection();
@@ -46,6 +48,9 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
       int i = 1;
       query.setString(i++, tenantId);
       query.setArray(i++, connection.createArrayOf("text", statuses.toArray()));
+      if (userId.isPresent()) {
+        query.setString(i++, userId.get());
+      }
       if (after.isPresent()) {
         query.setObject(i++, after.get().lastActivityAt().atOffset(ZoneOffset.UTC));
         query.setString(i++, after.get().sessionId());

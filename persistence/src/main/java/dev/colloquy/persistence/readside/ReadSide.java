@@ -44,7 +44,8 @@ public final class ReadSide {
    * later migration that changes a read table joins this list. (V3's header still names a separate
    * tables script, since removed: an applied migration's text cannot change.)
    */
-  static final List<String> READ_SIDE_MIGRATIONS = List.of("db/migration/V3__read_side.sql");
+  static final List<String> READ_SIDE_MIGRATIONS =
+      List.of("db/migration/V3__read_side.sql", "db/migration/V5__session_users.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";

@@ -4,14 +4,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
-/** A tenant's sessions from the read side, most recently active first. */
+/** A tenant's sessions, or one user's of them, from the read side, most recently active first. */
 public interface SessionListing {
 
   List<String> STATUSES = List.of("open", "closed");
 
   /**
+   * @param userId the user whose sessions to list; empty lists every session of the tenant
    * @param status {@code open} or {@code closed}; empty lists both (never deleted sessions)
    * @param after the cursor of the previous page, if any
    */
-  CompletionStage<SessionPage> list(String tenantId, Optional<String> status, int limit, Optional<SessionCursor> after);
+  CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status, int limit, Optional<SessionCursor> after);
 }

@@ -183,7 +183,7 @@ class ReadModelUpdatesTest {
   }
 
   private static ChatSession.SessionOpened opened() {
-    return new ChatSession.SessionOpened(SESSION, "acme", "support", JsonNodeFactory.instance.objectNode(), OPENED);
+    return new ChatSession.SessionOpened(SESSION, "acme", null, "support", JsonNodeFactory.instance.objectNode(), OPENED);
   }
 
   private static ChatSession.TurnAccepted accepted(String turnId, String userMessageId) {
