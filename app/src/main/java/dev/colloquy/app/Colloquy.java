@@ -12,6 +12,7 @@ import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
+import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
@@ -111,7 +112,8 @@ public final class Colloquy implements AutoCloseable {
       InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
-          !settings.production());
+          !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
+              settings.limits().maxTokens()));
       ChatSession.init(system, services);
       TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
