@@ -12,6 +12,7 @@ import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
+import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
@@ -25,6 +26,7 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.Database;
@@ -34,11 +36,13 @@ import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
+import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
 import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -108,7 +112,8 @@ public final class Colloquy implements AutoCloseable {
       InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
-          !settings.production());
+          !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
+              settings.limits().maxTokens()));
       ChatSession.init(system, services);
       TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
@@ -138,7 +143,9 @@ public final class Colloquy implements AutoCloseable {
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
-          new Cors(settings.cors(), tenantConfigs));
+          new Cors(settings.cors(), tenantConfigs),
+          new RateLimits(system, tenantConfigs, new JdbcTenantUsage(database.dataSource(), blocking),
+              settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
           .bind(new OpenStreams(streams).track(routes.route()))

@@ -115,6 +115,10 @@ final class RunningCluster implements BeforeAllCallback, AfterAllCallback {
     return mock;
   }
 
+  Colloquy node(int node) {
+    return nodes.get(node);
+  }
+
   Api api(int node) {
     return apis.get(node);
   }

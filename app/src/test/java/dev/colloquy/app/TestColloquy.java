@@ -2,6 +2,7 @@ package dev.colloquy.app;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.LimitsSettings;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.persistence.tenant.DuplicateTenantException;
@@ -47,6 +48,9 @@ final class TestColloquy {
     settings.put("colloquy.llm.model", MODEL);
     settings.put("colloquy.llm.extra-models", List.of(BROKEN_MODEL));
     settings.put("colloquy.llm.max-retries", 0);
+    // Tests poll and run many turns with one key; the limits are tested where a test sets them.
+    settings.put("colloquy.limits.requests-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
+    settings.put("colloquy.limits.turns-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
     settings.putAll(extra);
     return ConfigFactory.parseMap(settings);
   }

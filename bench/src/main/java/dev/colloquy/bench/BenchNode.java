@@ -2,6 +2,7 @@ package dev.colloquy.bench;
 
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.app.Colloquy;
+import dev.colloquy.config.LimitsSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,6 +33,12 @@ final class BenchNode implements AutoCloseable {
     settings.put("colloquy.http.port", 0);
     settings.put("colloquy.storage.data-dir", dataDir.toString());
     settings.put("pekko.remote.artery.canonical.port", 0);
+    // A benchmark measures the engine, not a tenant's limits: one key sends thousands of turns a
+    // minute over as many sessions and streams as the benchmark asks for.
+    settings.put("colloquy.limits.requests-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
+    settings.put("colloquy.limits.turns-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
+    settings.put("colloquy.limits.max-open-sessions", LimitsSettings.MAX_OPEN_SESSIONS);
+    settings.put("colloquy.limits.max-concurrent-streams", LimitsSettings.MAX_CONCURRENT_STREAMS);
     settings.putAll(overrides);
     try {
       return new BenchNode(dataDir, Colloquy.start(ConfigFactory.parseMap(settings)));

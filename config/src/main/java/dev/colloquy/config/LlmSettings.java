@@ -23,6 +23,7 @@ public record LlmSettings(
     Duration totalTimeout,
     int maxRetries,
     int maxModelsPerTurn,
+    int contextTokens,
     Map<String, ModelPrice> prices) {
 
   /** The name of the model that answers when no endpoint is configured. */
@@ -75,6 +76,7 @@ public record LlmSettings(
         reader.positiveDuration("colloquy.llm.total-timeout"),
         reader.intInRange("colloquy.llm.max-retries", 0, 10),
         reader.intInRange("colloquy.llm.max-models-per-turn", 1, 16),
+        reader.intInRange("colloquy.llm.context-tokens", 256, 10_000_000),
         prices(reader));
   }
 

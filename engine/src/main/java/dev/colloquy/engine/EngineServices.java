@@ -5,10 +5,12 @@ import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
+import dev.colloquy.engine.tenant.AnswerBudgets;
 
 /**
  * What the engine's actors need from the outside world; the app decides which implementations run.
- * {@code turns} are the turns running on this node. {@code logContent} is false in production: no message content may reach a log line.
+ * {@code turns} are the turns running on this node; {@code answerBudgets} gives the {@code max_tokens}
+ * of each tenant's model calls. {@code logContent} is false in production: no message content may reach a log line.
  */
 public record EngineServices(
     SessionSettings session,
@@ -18,11 +20,16 @@ public record EngineServices(
     JournalPurger purger,
     InFlight turns,
     EngineMetrics metrics,
-    boolean logContent) {
+    boolean logContent,
+    AnswerBudgets answerBudgets) {
+
+  /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
+  public static final int DEFAULT_MAX_TOKENS = 1024;
 
   /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */
   public EngineServices(
       SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
-    this(session, llm, models, knowledge, purger, new InFlight(), EngineMetrics.NONE, true);
+    this(session, llm, models, knowledge, purger, new InFlight(), EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(DEFAULT_MAX_TOKENS));
   }
 }

@@ -4,6 +4,7 @@ import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.http.cors.Cors;
 import dev.colloquy.http.cors.JsonOnly;
+import dev.colloquy.http.limits.RateLimits;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
@@ -25,28 +26,31 @@ public final class ApiRoutes extends AllDirectives {
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       BiFunction<Principal, String, Route> tenantRoutes, Authentication authentication) {
     this(sessions, sessionList, journal, health, tenantRoutes, authentication, traceId -> new AllDirectives() { }.reject(),
-        Observability.none(), () -> true, null);
+        Observability.none(), () -> true, null, null);
   }
 
   /**
    * {@code tenantRoutes} serves the caller's tenant's other route families (knowledge, billing,
    * configuration) for a principal and a trace id; {@code admin} serves {@code /v1/admin} for a trace id once the admin token has been
    * checked; {@code acceptingTurns} turns false when the node begins to shut down; {@code cors} lets
-   * browsers in (without it, no CORS headers are sent).
+   * browsers in (without it, no CORS headers are sent); {@code limits} holds every authenticated
+   * request to its tenant's rates and quotas, once (without it, nothing is limited).
    */
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
       BiFunction<Principal, String, Route> tenantRoutes, Authentication authentication, Function<String, Route> admin,
-      Observability observability, BooleanSupplier acceptingTurns, Cors cors) {
+      Observability observability, BooleanSupplier acceptingTurns, Cors cors, RateLimits limits) {
     TraceIds traceIds = new TraceIds();
     Errors errors = new Errors(traceIds, observability.logContent());
     MetricsRoutes metrics = new MetricsRoutes(observability.scrape());
     RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
-    BiFunction<Principal, String, Route> owned = (principal, traceId) -> concat(journal.route(principal),
+    BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
         tenantRoutes.apply(principal, traceId),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
             () -> newTurns.guard(() -> journalWrites.guard(() -> sessions.route(traceIds, principal)))));
+    BiFunction<Principal, String, Route> owned = limits == null ? routes
+        : (principal, traceId) -> limits.limited(principal, traceId, () -> routes.apply(principal, traceId));
     Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(),
         pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
             () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> admin.apply(traceId)))),

@@ -315,7 +315,7 @@ class SessionRoutesTest {
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
         (principal, traceId) -> new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
         keys.authentication(blocking), traceId -> new org.apache.pekko.http.javadsl.server.AllDirectives() { }.reject(),
-        Observability.none(), () -> false, null);
+        Observability.none(), () -> false, null, null);
     ServerBinding draining = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(routes.route())
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     String base = "http://127.0.0.1:" + draining.localAddress().getPort() + "/v1/sessions/" + sessionId + "/turns";

@@ -9,10 +9,10 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.engine.tenant.TenantUsage;
 import dev.colloquy.http.cors.Cors;
 import dev.colloquy.http.limits.LimitKind;
 import dev.colloquy.http.limits.RateLimits;
-import dev.colloquy.http.limits.TenantUsage;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.readside.SessionPage;
@@ -91,7 +91,7 @@ class TenantRoutesTest {
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),
         (principal, traceId) -> configRoutes.route(principal.tenantId(), traceId),
         KEYS.authentication(Runnable::run), traceId -> new AllDirectives() { }.reject(), Observability.none(),
-        () -> true, new Cors(settings.cors(), configs));
+        () -> true, new Cors(settings.cors(), configs), null);
     Cors cors = new Cors(settings.cors(), configs);
     AllDirectives d = new AllDirectives() { };
     Route limited = d.pathPrefix("limited", () -> d.path(org.apache.pekko.http.javadsl.server.PathMatchers.segment(), kind -> d.headerValueByName("X-Credential",

@@ -1,5 +1,6 @@
 package dev.colloquy.mockllm;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -32,7 +33,9 @@ final class ChatCompletionEndpoint {
     stats.requestReceived();
     ChatRequest request;
     try {
-      request = ChatRequest.parse(Json.parseObject(body)).withOverrides(headerOverrides(http));
+      JsonNode root = Json.parseObject(body);
+      request = ChatRequest.parse(root).withOverrides(headerOverrides(http));
+      stats.chatRequestAccepted(root);
     } catch (InvalidRequest invalid) {
       return now(OpenAiErrors.badRequest(invalid));
     }

@@ -1,5 +1,9 @@
 package dev.colloquy.mockllm;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -14,6 +18,10 @@ public final class MockLlmStats {
   private final AwaitableCounter streamsCancelled = new AwaitableCounter();
   private final AwaitableCounter streamsFailed = new AwaitableCounter();
   private final AwaitableCounter tokensSent = new AwaitableCounter();
+  /** Benchmarks send millions of requests; tests look at the last few. */
+  private static final int KEPT_CHAT_REQUESTS = 1_000;
+
+  private final Deque<JsonNode> chatRequests = new ArrayDeque<>();
 
   MockLlmStats() {}
 
@@ -45,6 +53,11 @@ public final class MockLlmStats {
     return tokensSent.get();
   }
 
+  /** The bodies of the last thousand well-formed chat completion requests, oldest first: what the model was asked. */
+  public synchronized List<JsonNode> chatRequests() {
+    return List.copyOf(chatRequests);
+  }
+
   /** Completes once {@link #requests()} reaches {@code atLeast}. */
   public CompletionStage<Long> whenRequests(long atLeast) {
     return requests.whenAtLeast(atLeast);
@@ -65,6 +78,13 @@ public final class MockLlmStats {
 
   void requestReceived() {
     requests.add(1);
+  }
+
+  synchronized void chatRequestAccepted(JsonNode body) {
+    chatRequests.addLast(body);
+    if (chatRequests.size() > KEPT_CHAT_REQUESTS) {
+      chatRequests.removeFirst();
+    }
   }
 
   void streamOpened() {

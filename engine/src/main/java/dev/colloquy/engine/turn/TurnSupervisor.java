@@ -59,6 +59,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
+  private record AnswerBudgetKnown(int maxTokens) implements Command {}
+
   record RunToken(int runIndex, String text) implements Command {}
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
@@ -86,6 +88,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private final RunOutcome[] outcomes;
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
+  private boolean retrievalEnded;
+  private Integer maxTokens;
   private boolean runsStarted;
   private String cancelReason;
   private boolean interrupted;
@@ -112,6 +116,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
                 services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
         "retrieval");
+    // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
+    context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
+        new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
     startGraceTimer();
     ActorRef<Command> self = context.getSelf();
     services.turns().started(self, () -> self.tell(new Interrupt()));
@@ -137,6 +144,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
+        .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
@@ -209,17 +217,33 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         FrameMark.of(FrameMark.Kind.RETRIEVAL));
     gaps = GapDetection.detect(retrieved);
     gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
-    startRuns(retrieved.passages());
+    retrievalEnded = true;
+    startRunsWhenReady();
     return this;
   }
 
-  private void startRuns(List<Passage> passages) {
+  private Behavior<Command> onAnswerBudgetKnown(AnswerBudgetKnown known) {
+    maxTokens = known.maxTokens();
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  /** The runs start once both the passages and the tenant's max_tokens are known. */
+  private void startRunsWhenReady() {
+    if (retrievalEnded && maxTokens != null && !runsStarted) {
+      startRuns(retrieved.passages(), maxTokens);
+    }
+  }
+
+  private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    var messages = Prompt.messages(plan, passages);
+    var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
       ChatModel model = services.models().find(run.model()).orElseThrow();
-      ChatRequest request = new ChatRequest(run.model(), messages, passages);
+      ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
               Avatar.create(i, run, model, request, services.llm(), getContext().getSelf())),

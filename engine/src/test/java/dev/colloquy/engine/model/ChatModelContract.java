@@ -23,7 +23,7 @@ abstract class ChatModelContract {
   protected static final Duration PATIENCE = Duration.ofSeconds(10);
   protected static final ChatRequest REQUEST = new ChatRequest("mock",
       List.of(ChatMessage.system("Be brief."), ChatMessage.user("What is the refund window?")),
-      List.of(new Passage("d1", "policy.md", "Refunds", 0, 0.9, "Refunds are accepted within 30 days.")));
+      List.of(new Passage("d1", "policy.md", "Refunds", 0, 0.9, "Refunds are accepted within 30 days.")), 256);
 
   protected final ModelThreads threads = new ModelThreads();
 

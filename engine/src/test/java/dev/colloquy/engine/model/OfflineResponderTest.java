@@ -26,7 +26,7 @@ class OfflineResponderTest extends ChatModelContract {
 
   private RecordingListener answer(List<Passage> passages) throws Exception {
     return streamToTheEnd(model(threads),
-        new ChatRequest("offline", List.of(ChatMessage.user("What is the refund window?")), passages));
+        new ChatRequest("offline", List.of(ChatMessage.user("What is the refund window?")), passages, 256));
   }
 
   @Test

@@ -73,7 +73,7 @@ class OpenAiChatModelTest extends ChatModelContract {
   }
 
   private static ChatRequest request(String model) {
-    return new ChatRequest(model, List.of(ChatMessage.system("Be brief."), ChatMessage.user("Say hello")), List.of());
+    return new ChatRequest(model, List.of(ChatMessage.system("Be brief."), ChatMessage.user("Say hello")), List.of(), 256);
   }
 
   /** Streams one request and returns the single error it ended with. */

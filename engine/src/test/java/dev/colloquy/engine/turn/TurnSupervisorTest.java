@@ -15,6 +15,7 @@ import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
+import dev.colloquy.engine.tenant.AnswerBudgets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,8 @@ class TurnSupervisorTest {
     turns = new InFlight();
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true);
+        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS));
     session = testKit.createTestProbe();
     subscriber = testKit.createTestProbe();
   }

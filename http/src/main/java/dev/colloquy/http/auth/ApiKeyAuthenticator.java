@@ -57,8 +57,9 @@ final class ApiKeyAuthenticator {
     }
     markUsed(stored.get().keyId());
     String tenantId = stored.get().tenantId();
-    return userId.map(user -> Outcome.authenticated(Principal.user(tenantId, user)))
-        .orElseGet(() -> Outcome.authenticated(Principal.tenantKey(tenantId)));
+    String keyId = stored.get().keyId();
+    return userId.map(user -> Outcome.authenticated(Principal.keyUser(tenantId, keyId, user)))
+        .orElseGet(() -> Outcome.authenticated(Principal.tenantKey(tenantId, keyId)));
   }
 
   private Optional<StoredKey> lookup(String keyId) {

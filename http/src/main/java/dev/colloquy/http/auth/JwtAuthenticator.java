@@ -110,7 +110,7 @@ final class JwtAuthenticator {
       return Outcome.refused(Refusal.NO_TENANT);
     }
     return tenantId(named.get())
-        .map(tenantId -> Outcome.authenticated(Principal.user(tenantId, subject)))
+        .map(tenantId -> Outcome.authenticated(Principal.jwtUser(tenantId, subject)))
         .orElseGet(() -> Outcome.refused(Refusal.UNKNOWN_TENANT));
   }
 

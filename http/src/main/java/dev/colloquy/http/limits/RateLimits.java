@@ -2,7 +2,9 @@ package dev.colloquy.http.limits;
 
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.engine.tenant.TenantUsage;
 import dev.colloquy.http.Errors;
+import dev.colloquy.http.auth.Principal;
 import dev.colloquy.http.tenant.TenantConfigs;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,7 +12,9 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -20,8 +24,11 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpMethods;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.Accept;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -45,6 +52,30 @@ public final class RateLimits extends AllDirectives {
     this.sharding = ClusterSharding.get(system);
     this.askTimeout = askTimeout;
     this.clock = clock;
+  }
+
+  /** {@link #limited} for an authenticated request, of the kind its method, path and Accept make it. */
+  public Route limited(Principal principal, String traceId, Supplier<Route> inner) {
+    return extractRequest(request -> limited(principal.tenantId(), principal.credentialId(),
+        principal.userId().orElse(null), kindOf(request), traceId, inner));
+  }
+
+  static LimitKind kindOf(HttpRequest request) {
+    List<String> path = Arrays.stream(request.getUri().path().split("/")).filter(part -> !part.isEmpty()).toList();
+    boolean sessions = path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("sessions");
+    if (sessions && request.method().equals(HttpMethods.POST) && path.size() == 2) {
+      return LimitKind.SESSION;
+    }
+    if (sessions && request.method().equals(HttpMethods.POST) && path.size() == 4 && path.get(3).equals("turns")) {
+      boolean events = request.getHeader(Accept.class)
+          .map(accept -> accept.value().toLowerCase(Locale.ROOT).contains("text/event-stream")).orElse(false);
+      return events ? LimitKind.STREAM : LimitKind.TURN;
+    }
+    if (sessions && request.method().equals(HttpMethods.GET) && path.size() == 6 && path.get(3).equals("turns")
+        && path.get(5).equals("events")) {
+      return LimitKind.STREAM;
+    }
+    return LimitKind.REQUEST;
   }
 
   /**

@@ -40,6 +40,8 @@ public final class ModelEnricher implements ChunkEnricher {
   public static final String GENERATOR_PREFIX = "model:";
 
   static final int MAX_ANSWER_CHARS = 4_000;
+  /** About {@link #MAX_ANSWER_CHARS} in tokens: a longer answer would be refused anyway. */
+  static final int MAX_ANSWER_TOKENS = 1_024;
   static final String PROMPT = """
       Given this document chunk, write a summary of it in one or two sentences, and generate exactly 3 \
       questions that a customer support user might ask that this chunk directly answers. Return only a JSON \
@@ -85,7 +87,7 @@ public final class ModelEnricher implements ChunkEnricher {
 
   private Optional<String> answer(String sectionHeading, String text) {
     ChatRequest request = new ChatRequest(
-        modelName, List.of(ChatMessage.user(PROMPT.formatted(sectionHeading, text))), List.of());
+        modelName, List.of(ChatMessage.user(PROMPT.formatted(sectionHeading, text))), List.of(), MAX_ANSWER_TOKENS);
     Answer answer = new Answer();
     ChatStream stream = model.stream(request, answer);
     try {

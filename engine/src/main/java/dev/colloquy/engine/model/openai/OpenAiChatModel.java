@@ -77,6 +77,7 @@ public final class OpenAiChatModel implements ChatModel {
     ChatCompletionCreateParams.Builder params =
         ChatCompletionCreateParams.builder()
             .model(request.model())
+            .maxTokens(request.maxTokens())
             .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build());
     for (ChatMessage message : request.messages()) {
       switch (message.role()) {

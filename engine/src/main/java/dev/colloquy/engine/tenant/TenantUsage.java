@@ -1,9 +1,9 @@
-package dev.colloquy.http.limits;
+package dev.colloquy.engine.tenant;
 
 import java.time.YearMonth;
 import java.util.concurrent.CompletionStage;
 
-/** What the quotas are measured against; the read side knows both. */
+/** What the quotas are measured against; the read side knows both, the HTTP limits ask. */
 public interface TenantUsage {
 
   CompletionStage<Long> openSessions(String tenantId);
