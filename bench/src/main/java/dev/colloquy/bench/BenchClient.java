@@ -1,19 +1,25 @@
 package dev.colloquy.bench;
 
+import dev.colloquy.app.Colloquy;
 import dev.colloquy.http.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-/** A benchmark's client of the HTTP API: opens sessions and runs turns as JSON (not streamed). */
+/**
+ * A benchmark's client of the HTTP API with the development tenant's key: opens sessions and runs
+ * turns as JSON (not streamed).
+ */
 final class BenchClient implements AutoCloseable {
 
   private final String baseUrl;
+  private final String authorization;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-  BenchClient(String baseUrl) {
-    this.baseUrl = baseUrl;
+  BenchClient(Colloquy colloquy) {
+    this.baseUrl = colloquy.baseUrl();
+    this.authorization = "Bearer " + DevKey.of(colloquy);
   }
 
   String openSession() throws Exception {
@@ -36,6 +42,7 @@ final class BenchClient implements AutoCloseable {
   private HttpResponse<String> post(String path, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
         .header("Content-Type", "application/json")
+        .header("Authorization", authorization)
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
   }
 

@@ -91,7 +91,7 @@ final class RecoveryBench implements Callable<Integer> {
   /** Session ids and their event counts, one session per size. */
   static Map<String, Long> writeSessions(Colloquy colloquy, List<Integer> sizes) throws Exception {
     Map<String, Long> sessions = new LinkedHashMap<>();
-    try (BenchClient client = new BenchClient(colloquy.baseUrl());
+    try (BenchClient client = new BenchClient(colloquy);
         ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<String>> written = new ArrayList<>();
       for (int size : sizes) {

@@ -140,7 +140,7 @@ final class SessionHeapBench implements Callable<Integer> {
   /** Opens the sessions and runs their turns over HTTP; remembers none of them. */
   private static void openSessions(Colloquy colloquy, int n, int turns, int concurrency) throws Exception {
     AtomicInteger next = new AtomicInteger();
-    try (BenchClient client = new BenchClient(colloquy.baseUrl());
+    try (BenchClient client = new BenchClient(colloquy);
         ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<Void>> done = new ArrayList<>();
       for (int w = 0; w < concurrency; w++) {
