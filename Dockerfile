@@ -55,6 +55,8 @@ COPY --from=build /src/app/target/classes/ /opt/colloquy/app/classes/
 # Embedded PostgreSQL (when COLLOQUY_DB_URL is unset) and local indexes live here; mount a volume
 # on it to keep them.
 ENV COLLOQUY_DATA_DIR=/var/lib/colloquy
+# Development would otherwise bind the container's loopback, which `docker run -p` cannot reach.
+ENV COLLOQUY_HTTP_HOST=0.0.0.0
 WORKDIR /opt/colloquy
 USER colloquy:colloquy
 # HTTP API, Pekko cluster (Artery)
