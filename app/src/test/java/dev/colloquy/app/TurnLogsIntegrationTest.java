@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.tenant.NewTenant;
+import dev.colloquy.persistence.tenant.TenantStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log lines of a turn, as an operator reads them: every line carries the turn's trace, session
- * and turn ids, whichever actor or thread wrote it; in production no line carries what the user
- * wrote or what the model answered.
+ * The log lines of a turn, as an operator reads them: every line carries the turn's trace, tenant,
+ * session and turn ids, whichever actor or thread wrote it, and names neither the tenant (only its
+ * id) nor a user; in production no line carries what the user wrote or what the model answered.
  */
 class TurnLogsIntegrationTest {
 
@@ -24,7 +26,9 @@ class TurnLogsIntegrationTest {
   void everyLineOfATurnCarriesItsIds(@TempDir Path dataDir) throws Exception {
     try (MockLlmServer mock = TestColloquy.startMock();
         Colloquy colloquy = TestColloquy.start(mock, dataDir, Map.of())) {
-      Api api = TestColloquy.api(colloquy);
+      NewTenant tenant = new TenantStore(colloquy.database().dataSource()).create("Harbour Lights Ltd");
+      String tenantId = tenant.tenant().tenantId();
+      Api api = new Api(colloquy.baseUrl(), tenant.key().apiKey());
       String sessionId = api.openSession();
       Turn turn;
       try (CapturedLogs logs = CapturedLogs.capture()) {
@@ -42,8 +46,12 @@ class TurnLogsIntegrationTest {
         for (ILoggingEvent event : turnLines) {
           assertThat(event.getMDCPropertyMap()).as(CapturedLogs.line(event))
               .containsEntry("trace_id", turn.traceId())
+              .containsEntry("tenant_id", tenantId)
               .containsEntry("session_id", sessionId)
-              .containsEntry("turn_id", turn.turnId());
+              .containsEntry("turn_id", turn.turnId())
+              .doesNotContainValue(tenant.tenant().name());
+          assertThat(event.getMDCPropertyMap().keySet()).as(CapturedLogs.line(event))
+              .noneMatch(key -> key.contains("user"));
         }
       }
     }

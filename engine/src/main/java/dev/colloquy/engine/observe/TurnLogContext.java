@@ -4,15 +4,21 @@ import java.util.Map;
 import org.slf4j.MDC;
 
 /**
- * The log context of a turn: {@code trace_id}, {@code session_id} and {@code turn_id} on every line
- * written about it, whichever actor or thread writes it.
+ * The log context of a turn: {@code trace_id}, {@code tenant_id}, {@code session_id} and
+ * {@code turn_id} on every line written about it, whichever actor or thread writes it. The tenant is
+ * named by its id, never its name, and no user is named: an operator filters on a tenant without the
+ * log carrying who its customers are.
  */
 public final class TurnLogContext {
 
   private TurnLogContext() {}
 
-  public static Map<String, String> of(String traceId, String sessionId, String turnId) {
-    return Map.of("trace_id", traceId == null ? "" : traceId, "session_id", sessionId, "turn_id", turnId);
+  public static Map<String, String> of(String traceId, String tenantId, String sessionId, String turnId) {
+    return Map.of(
+        "trace_id", traceId == null ? "" : traceId,
+        "tenant_id", tenantId == null ? "" : tenantId,
+        "session_id", sessionId,
+        "turn_id", turnId);
   }
 
   /** Runs {@code logging} with the turn's context, for a line written outside the turn's own actors. */

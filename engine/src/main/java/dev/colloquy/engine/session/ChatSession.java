@@ -698,7 +698,7 @@ public final class ChatSession
     if (turn.isEmpty() || !turn.get().pending()) {
       return Effect().noReply();
     }
-    TurnLogContext.run(TurnLogContext.of(turn.get().traceId(), sessionId, turnId),
+    TurnLogContext.run(TurnLogContext.of(turn.get().traceId(), state.tenantId(), sessionId, turnId),
         () -> context.getLog().error("The supervisor of turn {} stopped before the turn ended", turnId));
     // INTERRUPTED, the code the stopping supervisor gave its subscribers as their terminal event.
     TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);

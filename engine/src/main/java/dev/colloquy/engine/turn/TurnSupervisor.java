@@ -133,7 +133,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private static Map<String, String> logContext(TurnPlan plan) {
-    return TurnLogContext.of(plan.traceId(), plan.sessionId(), plan.turnId());
+    return TurnLogContext.of(plan.traceId(), plan.tenantId(), plan.sessionId(), plan.turnId());
   }
 
   @Override
