@@ -56,7 +56,7 @@ class BillingIntegrationTest {
 
     StringWriter out = new StringWriter();
     int exit = new CommandLine(new Cli()).setOut(new PrintWriter(out)).setErr(new PrintWriter(new StringWriter()))
-        .execute("billing", "--server", app.colloquy().baseUrl(), "--period", month);
+        .execute("billing", "--server", app.colloquy().baseUrl(), "--api-key", api.apiKey(), "--period", month);
     assertThat(exit).isZero();
     assertThat(out.toString()).startsWith("session_id,kind,").containsPattern(sessionId + ",session_end,[^,]+,closed,1,");
   }

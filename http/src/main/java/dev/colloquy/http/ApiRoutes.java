@@ -48,15 +48,17 @@ public final class ApiRoutes extends AllDirectives {
     BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
         tenantRoutes.apply(principal, traceId),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-            () -> newTurns.guard(() -> journalWrites.guard(() -> sessions.route(traceIds, principal)))));
+            () -> newTurns.guard(() -> sessions.route(traceIds, principal))));
     BiFunction<Principal, String, Route> owned = limits == null ? routes
         : (principal, traceId) -> limits.limited(principal, traceId, () -> routes.apply(principal, traceId));
     Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(),
         pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
             () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> admin.apply(traceId)))),
-        traceIds.traceId(traceId -> authentication.principal(traceId, principal -> cors == null
+        // Session writes are refused while the journal is down before the credential is looked up: the
+        // key store shares the database, and the refusal must come at once, not after a connection timeout.
+        journalWrites.guard(() -> traceIds.traceId(traceId -> authentication.principal(traceId, principal -> cors == null
             ? owned.apply(principal, traceId)
-            : cors.allowedOrigin(principal.tenantId(), traceId, () -> owned.apply(principal, traceId)))));
+            : cors.allowedOrigin(principal.tenantId(), traceId, () -> owned.apply(principal, traceId))))));
     Route checked = traceIds.traceId(traceId -> jsonOnly.route(traceId, () -> errors.handle(api)));
     Route browsers = cors == null ? checked : traceIds.traceId(traceId -> cors.route(traceId, () -> checked));
     this.route = traceIds.assign(() ->

@@ -30,7 +30,8 @@ final class RequestGate extends AllDirectives {
    * streaming (and costing) whether or not the journal can record it; the turn then ends as interrupted.
    */
   static RequestGate journalWrites(BooleanSupplier journalReachable) {
-    return new RequestGate(request -> !isRead(request) && !request.getUri().path().endsWith("/cancel"),
+    return new RequestGate(request -> request.getUri().path().startsWith("/v1/sessions") && !isRead(request)
+        && !request.getUri().path().endsWith("/cancel"),
         journalReachable, ErrorCode.JOURNAL_UNAVAILABLE,
         "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
   }

@@ -30,9 +30,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code colloquy billing}: the billing records (session starts and ends with their totals) of a period. */
 @Command(name = "billing", mixinStandardHelpOptions = true,
-    description = {"Prints the billing records of the default tenant (session_start, and session_end with its reason, "
+    description = {"Prints a tenant's billing records (session_start, and session_end with its reason, "
         + "turns, tokens, cost and duration) as CSV, or as JSON with --json.",
-        "Reads the data directory when no server runs on it, or a running server with --server."})
+        "Reads the data directory when no server runs on it (--tenant, the development tenant by default), "
+            + "or a running server with --server as the tenant of --api-key."})
 final class BillingCommand implements Callable<Integer> {
 
   @Option(names = "--period", paramLabel = "YYYY-MM", description = "One month")
@@ -49,6 +50,14 @@ final class BillingCommand implements Callable<Integer> {
 
   @Option(names = "--server", paramLabel = "URL", description = "A running Colloquy, e.g. http://localhost:8080")
   URI server;
+
+  @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:COLLOQUY_API_KEY}",
+      description = "The tenant's API key, for --server (env COLLOQUY_API_KEY)")
+  String apiKey;
+
+  @Option(names = "--tenant", paramLabel = "TENANT_ID", defaultValue = SessionRoutes.DEFAULT_TENANT,
+      description = "The tenant whose records are read from the data directory (default: the development tenant)")
+  String tenant;
 
   @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
   Path dataDir;
@@ -72,7 +81,6 @@ final class BillingCommand implements Callable<Integer> {
         : ConfigFactory.parseMap(Map.of("colloquy.storage.data-dir", dataDir.toString()));
     ColloquySettings settings = ColloquySettings.create(Colloquy.loadConfig(overrides));
     try (Database database = Database.openExisting(settings.storage())) {
-      String tenant = SessionRoutes.DEFAULT_TENANT;
       BillingReport report = BillingReport.of(tenant, billingPeriod,
           new JdbcBillingRecords(database.dataSource()).list(tenant, billingPeriod));
       return json ? report.json() : report.csv();
@@ -88,7 +96,8 @@ final class BillingCommand implements Callable<Integer> {
     URI url = URI.create(server.toString().replaceAll("/+$", "") + "/v1/billing?" + String.join("&", query));
     try (HttpClient client = HttpClient.newHttpClient()) {
       HttpResponse<String> response = ServerRequests.send(client,
-          HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).GET().build());
+          HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
+              .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip())).GET().build());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
       }

@@ -8,8 +8,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +26,9 @@ final class ApiKeyAuthenticator {
 
   static final Duration CACHE_TTL = Duration.ofSeconds(4);
   static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
+
+  /** How long a request waits for the key store before a key seen before is taken as it was. */
+  static final Duration STORE_WAIT = Duration.ofSeconds(2);
 
   private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
 
@@ -68,7 +75,21 @@ final class ApiKeyAuthenticator {
     if (cached != null && cached.until().isAfter(now)) {
       return cached.key();
     }
-    Optional<StoredKey> key = store.findKey(keyId);
+    Optional<StoredKey> key;
+    try {
+      key = CompletableFuture.supplyAsync(() -> store.findKey(keyId), background)
+          .get(STORE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException unreachable) {
+      // While the database cannot be read no key can be revoked either (revocation writes to it), so a
+      // key this node saw before is still what the database holds: keep serving it.
+      if (cached != null) {
+        return cached.key();
+      }
+      throw new IllegalStateException("The key store cannot be read", unreachable);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while reading the key store", interrupted);
+    }
     cache.put(keyId, new Cached(key, now.plus(CACHE_TTL)));
     if (cache.size() > 100_000) {
       // Probes with random key ids must not grow the cache without bound.

@@ -239,8 +239,12 @@ public final class LuceneVectorStore implements VectorStore {
     }).orElse(0);
   }
 
+  /** Closes every index once; closing again does nothing (an owner may close on error and in a finally). */
   @Override
   public void close() {
+    if (writer.isShutdown()) {
+      return;
+    }
     try {
       write(() -> {
         IOException failure = null;
