@@ -96,8 +96,7 @@ final class BillingCommand implements Callable<Integer> {
     URI url = URI.create(server.toString().replaceAll("/+$", "") + "/v1/billing?" + String.join("&", query));
     try (HttpClient client = HttpClient.newHttpClient()) {
       HttpResponse<String> response = ServerRequests.send(client,
-          HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30))
-              .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip())).GET().build());
+          ServerRequests.withApiKey(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)), apiKey).GET().build());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
       }

@@ -142,9 +142,8 @@ final class IngestCommand implements Callable<Integer> {
         + file.getFileName().toString().replace("\"", "") + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
         .getBytes(StandardCharsets.UTF_8);
     byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/ingest"))
+    HttpRequest request = ServerRequests.withApiKey(HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/ingest")), apiKey)
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-        .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip()))
         .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(head, Files.readAllBytes(file), tail)))
         .build();
     HttpResponse<String> accepted = ServerRequests.send(client, request);
@@ -157,8 +156,8 @@ final class IngestCommand implements Callable<Integer> {
     Instant deadline = Instant.now().plus(WAIT_PER_FILE);
     while (Instant.now().isBefore(deadline)) {
       JsonNode status = Json.MAPPER.readTree(ServerRequests.send(client,
-          HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status"))
-              .header("Authorization", "Bearer " + (apiKey == null ? "" : apiKey.strip())).build()).body());
+          ServerRequests.withApiKey(HttpRequest.newBuilder(URI.create(base + "/v1/knowledge/" + documentId + "/status")),
+              apiKey).build()).body());
       String state = status.path("status").asText();
       if (state.equals("ready") || state.equals("failed")) {
         return new Result(file, state, status.path("chunk_count").asInt(),

@@ -104,10 +104,8 @@ final class ReplayCommand implements Callable<Integer> {
   private List<JournalEntry> fromServer() throws Exception {
     String url = server.toString().replaceAll("/+$", "") + "/v1/sessions/" + sessionId + "/journal"
         + (until == null ? "" : "?until=" + until);
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET();
-    if (apiKey != null && !apiKey.isBlank()) {
-      request.header("Authorization", "Bearer " + apiKey.strip());
-    }
+    HttpRequest.Builder request =
+        ServerRequests.withApiKey(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET(), apiKey);
     try (HttpClient client = HttpClient.newHttpClient()) {
       HttpResponse<String> response = ServerRequests.send(client, request.build());
       if (response.statusCode() == 404) {

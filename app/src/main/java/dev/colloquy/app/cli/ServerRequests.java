@@ -22,6 +22,11 @@ final class ServerRequests {
     }
   }
 
+  /** The request with the tenant's key as a bearer credential; without a key it goes bare and is refused. */
+  static HttpRequest.Builder withApiKey(HttpRequest.Builder request, String apiKey) {
+    return apiKey == null || apiKey.isBlank() ? request : request.header("Authorization", "Bearer " + apiKey.strip());
+  }
+
   private static String origin(URI uri) {
     return uri.getScheme() + "://" + uri.getAuthority();
   }
