@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The TypeScript client ({@code clients/typescript}) against the real server with the mock model:
- * its build, then {@code test/live.mjs} with a real tenant key: streamed turns, resume after a cut
+ * its build and unit tests ({@code npm test}), then {@code test/live.mjs} with a real tenant key: streamed turns, resume after a cut
  * connection, fan-out, abort that cancels, sessions, journal, errors and knowledge.
  */
 class TypeScriptClientIntegrationTest {
@@ -25,8 +25,9 @@ class TypeScriptClientIntegrationTest {
   @Test
   void theClientStreamsResumesCancelsAndManagesSessionsAndKnowledge() throws Exception {
     NodeProject client = NodeProject.installed("clients/typescript");
-    NodeProject.Run build = client.exec(List.of("npm", "run", "build"), Map.of(), Duration.ofMinutes(2));
-    assertThat(build.exitCode()).as(build.output()).isZero();
+    NodeProject.Run unitTests = client.exec(List.of("npm", "test"), Map.of(), Duration.ofMinutes(2));
+    assertThat(unitTests.exitCode()).as(unitTests.output()).isZero();
+    assertThat(unitTests.stdout()).contains("# fail 0");
     TestColloquy.api(app.colloquy());
     String key = new TenantStore(app.colloquy().database().dataSource())
         .issueKey(SessionRoutes.DEFAULT_TENANT).orElseThrow().apiKey();
