@@ -42,6 +42,8 @@ import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
+import dev.colloquy.http.web.DevKeyOffer;
+import dev.colloquy.http.web.WebAssets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -148,7 +150,7 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(routes.route()))
+          .bind(new OpenStreams(streams).track(Directives.concat(webAssets(settings).route(), routes.route())))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
@@ -170,6 +172,12 @@ public final class Colloquy implements AutoCloseable {
       database.close();
       throw startFailure(e, config, settings, system != null);
     }
+  }
+
+  /** The web app and widget; in development the app may offer the development key to this machine. */
+  private static WebAssets webAssets(ColloquySettings settings) {
+    return new WebAssets(settings.production() ? DevKeyOffer.none()
+        : DevKeyOffer.of(settings.storage().dataDir().resolve(DevTenant.KEY_FILE)));
   }
 
   /** A port already taken is named, with what to change; anything else keeps its own message. */

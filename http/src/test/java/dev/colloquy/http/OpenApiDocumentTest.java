@@ -56,7 +56,7 @@ class OpenApiDocumentTest {
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
       Map.entry("/v1/sessions", Set.of("get", "post")),
-      Map.entry("/v1/sessions/{session_id}", Set.of("get", "delete")),
+      Map.entry("/v1/sessions/{session_id}", Set.of("get", "patch", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),

@@ -87,6 +87,9 @@ public final class ChatSession
 
   public record Close(String reason, ActorRef<SessionAnswer> replyTo) implements Command {}
 
+  /** Gives the session a title of the user's choosing (see {@link SessionState#validTitle}). */
+  public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
+
   public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
 
   /**
@@ -104,6 +107,7 @@ public final class ChatSession
         @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
+        @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
         @JsonSubTypes.Type(value = Delete.class, name = "Delete")
       })
       Command command)
@@ -255,6 +259,7 @@ public final class ChatSession
   public static final String TURN_ENDED = "TURN_ENDED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
+  public static final String INVALID_FIELD = "INVALID_FIELD";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
@@ -384,6 +389,7 @@ public final class ChatSession
       case LeaveTurn leave -> onLeaveTurn(leave);
       case CancelTurn cancel -> onCancelTurn(state, cancel);
       case Close close -> onClose(state, close);
+      case Rename rename -> onRename(state, rename);
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
@@ -571,6 +577,19 @@ public final class ChatSession
           notifyWaiting(closed, queued);
         })
         .thenReply(close.replyTo(), closed -> new SessionReply(closed.view()));
+  }
+
+  private ReplyEffect<Event, SessionState> onRename(SessionState state, Rename rename) {
+    if (!state.exists()) {
+      return Effect().reply(rename.replyTo(), notFound());
+    }
+    return SessionState.validTitle(rename.title())
+        .<ReplyEffect<Event, SessionState>>map(title -> Effect()
+            .persist(new SessionRenamed(title, Instant.now()))
+            .thenReply(rename.replyTo(), renamed -> new SessionReply(renamed.view())))
+        .orElseGet(() -> Effect().reply(rename.replyTo(), new Rejected(INVALID_FIELD,
+            "The field title must have 1 to " + SessionState.TITLE_LENGTH + " characters and no control characters",
+            null)));
   }
 
   /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
@@ -762,6 +781,7 @@ public final class ChatSession
     return switch (command) {
       case Get get -> Effect().reply(get.replyTo(), notFound());
       case Close close -> Effect().reply(close.replyTo(), notFound());
+      case Rename rename -> Effect().reply(rename.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());

@@ -41,7 +41,7 @@ public record SessionState(
     SessionSummary summary)
     implements CborSerializable {
 
-  static final int TITLE_LENGTH = 60;
+  public static final int TITLE_LENGTH = 60;
 
   public SessionState {
     turns = List.copyOf(turns);
@@ -95,6 +95,21 @@ public record SessionState(
       }
     }
     return history.subList(Math.max(0, history.size() - window), history.size());
+  }
+
+  /**
+   * A title a user gives: surrounding and repeated white space go, and what is left has 1 to
+   * {@link #TITLE_LENGTH} characters and no control characters; empty when it is not a title.
+   */
+  public static Optional<String> validTitle(String title) {
+    if (title == null) {
+      return Optional.empty();
+    }
+    String line = title.strip().replaceAll("\\s+", " ");
+    if (line.isEmpty() || line.length() > TITLE_LENGTH || line.chars().anyMatch(Character::isISOControl)) {
+      return Optional.empty();
+    }
+    return Optional.of(line);
   }
 
   /** A title is given from the first message, once. */
