@@ -9,6 +9,7 @@ import { ChatView } from "./ChatView";
 import { KnowledgeView } from "./KnowledgeView";
 import { ReplayView } from "./ReplayView";
 import { Notices } from "./Notices";
+import { MenuIcon } from "./Icons";
 import { signOut } from "../state/actions";
 
 export function App() {
@@ -40,7 +41,7 @@ export function App() {
       <a class="skip" href="#main">Skip to content</a>
       <header class="topbar">
         <button type="button" class="ghost drawer-toggle" aria-label="Sessions" aria-expanded={drawerOpen.value}
-          onClick={() => (drawerOpen.value = !drawerOpen.value)}>☰</button>
+          onClick={() => (drawerOpen.value = !drawerOpen.value)}><MenuIcon /></button>
         <strong class="brand">Colloquy</strong>
         <nav aria-label="Views">
           <a href={href({ view: "chat" })} aria-current={current.view === "chat" ? "page" : undefined}>Chat</a>

@@ -3,6 +3,7 @@ import type { SessionSummaryRow } from "@colloquy/client";
 import { chat, drawerOpen, route, sessionFilter, sessionsCursor, sessionsLoading, visibleSessions } from "../state/store";
 import { deleteSession, loadSessions, renameSession } from "../state/actions";
 import { href, navigate } from "../router";
+import { PencilIcon, TrashIcon } from "./Icons";
 
 /** The tenant's (or user's) sessions, most recently active first, a page at a time. */
 export function SessionList() {
@@ -44,7 +45,7 @@ function SessionItem({ session, replay }: { session: SessionSummaryRow; replay: 
     return (
       <li class="session editing">
         <form onSubmit={(e) => { e.preventDefault(); setEditing(false); void renameSession(session.session_id, title.trim()); }}>
-          <input type="text" aria-label="New title" value={title} maxLength={200} autoFocus required
+          <input type="text" aria-label="New title" value={title} maxLength={60} autoFocus required
             onInput={(e) => setTitle(e.currentTarget.value)}
             onKeyDown={(e) => { if (e.key === "Escape") setEditing(false); }} />
           <button type="submit">Save</button>
@@ -64,10 +65,10 @@ function SessionItem({ session, replay }: { session: SessionSummaryRow; replay: 
       </a>
       <span class="actions">
         <button type="button" class="ghost" aria-label={`Rename ${session.title ?? "session"}`} title="Rename"
-          onClick={() => { setTitle(session.title ?? ""); setEditing(true); }}>✎</button>
+          onClick={() => { setTitle(session.title ?? ""); setEditing(true); }}><PencilIcon /></button>
         <button type="button" class="ghost" aria-label={`Delete ${session.title ?? "session"}`} title="Delete"
           onClick={() => { if (confirm(`Delete “${session.title ?? "New chat"}” and its history?`)) void deleteSession(session.session_id); }}>
-          🗑
+          <TrashIcon />
         </button>
       </span>
     </li>

@@ -1,7 +1,7 @@
 import { ColloquyClient, ColloquyError } from "@colloquy/client";
 import {
   adminToken, chat, chosenModels, connection, credential, documents, journal, journalState, knownModels, notices,
-  running, sessions, sessionsCursor, sessionsLoading, uploads, type Credential,
+  running, sessions, sessionsCursor, sessionsLoading, uploads, type Credential, type Upload,
 } from "./store";
 import { applyEvent, newTurn, turnsFromMessages, type TurnView } from "./turns";
 
@@ -240,6 +240,7 @@ function updateTurns(sessionId: string, change: (turns: TurnView[]) => TurnView[
 export async function loadDocuments(): Promise<void> {
   try {
     documents.value = await client.listDocuments();
+    void pollProcessing();
   } catch (error) {
     notify("error", `The documents could not be listed: ${describe(error)}`);
   }
@@ -247,28 +248,27 @@ export async function loadDocuments(): Promise<void> {
 
 export async function upload(file: File): Promise<void> {
   const id = ++uploadIds;
-  const change = (patch: Partial<(typeof uploads.value)[number]>) => {
-    uploads.value = uploads.value.map((u) => (u.id === id ? { ...u, ...patch } : u));
+  const change = (patch: (upload: Upload) => Partial<Upload>) => {
+    uploads.value = uploads.value.map((u) => (u.id === id ? { ...u, ...patch(u) } : u));
   };
   uploads.value = [...uploads.value, { id, filename: file.name, sent: 0, total: file.size, state: "uploading" }];
   try {
-    await client.uploadDocument(file, file.name, { onProgress: (sent, total) => change({ sent, total }) });
-    change({ state: "accepted", sent: file.size });
+    await client.uploadDocument(file, file.name, { onProgress: (sent, total) => change(() => ({ sent, total })) });
+    change((u) => ({ state: "accepted", sent: u.total }));
     await loadDocuments();
-    void pollProcessing();
   } catch (error) {
-    change({ state: "failed", error: describe(error) });
+    change(() => ({ state: "failed", error: describe(error) }));
   }
 }
 
 let polling = false;
 
-/** While a document is processing, its status is read again every second. */
+/** Until every document is ready or failed, the list is read again every second. */
 async function pollProcessing(): Promise<void> {
   if (polling) return;
   polling = true;
   try {
-    while (documents.value.some((d) => d.status === "processing")) {
+    while (documents.value.some((d) => d.status !== "ready" && d.status !== "failed")) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await loadDocuments();
     }
