@@ -144,7 +144,9 @@ public final class Colloquy implements AutoCloseable {
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
               tenantConfigRoutes.route(principal.tenantId(), traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
-              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
+              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)
+              .withPublicKeysFrom(tenantId -> tenantConfigs.current(tenantId)
+                  .thenApply(current -> current.config().allowedOrigins())),
           adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
           new Cors(settings.cors(), tenantConfigs),

@@ -178,7 +178,7 @@ class OpenApiDocumentTest {
     codes.addAll(codeLiteralsInHttpSources());
     // Authentication's refusals and the admin API's (package dev.colloquy.http.auth).
     codes.addAll(Set.of("UNAUTHENTICATED", "FORBIDDEN", "INVALID_TENANT_NAME", "TENANT_EXISTS", "TENANT_NOT_FOUND",
-        "KEY_NOT_FOUND"));
+        "KEY_NOT_FOUND", "INVALID_KEY_KIND", "ORIGIN_NOT_ALLOWED"));
 
     assertThat(codes).contains("SESSION_NOT_FOUND", "TURN_IN_PROGRESS", "MALFORMED_JSON", "MESSAGE_TOO_LARGE",
         "INVALID_LAST_EVENT_ID", "UNAUTHENTICATED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
