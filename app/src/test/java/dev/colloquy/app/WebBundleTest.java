@@ -37,7 +37,7 @@ class WebBundleTest {
     built.forEach((name, bytes) -> assertThat(bytes)
         .as("%s differs from the sources' build; run `npm run build` in web/ and commit the result", name)
         .isEqualTo(committed.get(name)));
-    assertThat(built).containsKeys("index.html");
+    assertThat(built).containsKeys("index.html", "widget.js");
   }
 
   private static Map<String, byte[]> files(Path root) throws IOException {

@@ -11,7 +11,9 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -62,11 +64,12 @@ final class PublicKeyScope extends AllDirectives {
       }
       Optional<String> origin = request.getHeader("Origin").map(HttpHeader::value);
       if (origin.isEmpty() || !CorsSettings.isOrigin(origin.get())) {
-        return complete(originRefused(traceId, "A public key is accepted only from a page on one of the tenant's allowed origins"));
+        return complete(Errors.response(StatusCodes.FORBIDDEN, ORIGIN_NOT_ALLOWED,
+            "A public key is accepted only from a page on one of the tenant's allowed origins", traceId));
       }
       return onSuccess(allowedOrigins.apply(visitor.tenantId()), allowed -> allows(allowed, origin.get())
           ? inner.get()
-          : complete(originRefused(traceId, "Requests from origin " + origin.get() + " are not allowed for this tenant")));
+          : complete(readableRefusal(origin.get(), traceId)));
     });
   }
 
@@ -80,7 +83,14 @@ final class PublicKeyScope extends AllDirectives {
     return allowed.stream().anyMatch(o -> CorsSettings.normalize(o).equals(normalized));
   }
 
-  private static org.apache.pekko.http.javadsl.model.HttpResponse originRefused(String traceId, String message) {
-    return Errors.response(StatusCodes.FORBIDDEN, ORIGIN_NOT_ALLOWED, message, traceId);
+  /**
+   * The refusal carries the refused origin in {@code Access-Control-Allow-Origin}, so the widget on that
+   * page can read it and say the chat is not available there, instead of seeing a bare network error.
+   * It tells the page only what it already knows: that it is not one of the tenant's sites.
+   */
+  private static HttpResponse readableRefusal(String origin, String traceId) {
+    return Errors.response(StatusCodes.FORBIDDEN, ORIGIN_NOT_ALLOWED,
+            "Requests from origin " + origin + " are not allowed for this tenant", traceId)
+        .addHeaders(List.of(RawHeader.create("Access-Control-Allow-Origin", origin), RawHeader.create("Vary", "Origin")));
   }
 }
