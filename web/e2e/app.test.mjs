@@ -215,6 +215,14 @@ test("sessions are renamed, searched and deleted; replay shows the journal and t
   await page.locator(".state h2", { hasText: "State after event #1" }).waitFor();
   assert.match(await page.locator(".state").textContent(), /0 messages/);
   await shot(page, "replay");
+  if (process.env.ADMIN_TOKEN) {
+    // The operator's token reads the journal of any tenant's session.
+    const read = page.waitForResponse((r) => r.url().includes("/journal") && r.request().headers().authorization === `Bearer ${process.env.ADMIN_TOKEN}`);
+    await page.getByLabel(/Admin token/).fill(process.env.ADMIN_TOKEN);
+    await page.getByLabel(/Admin token/).press("Enter");
+    assert.equal((await read).status(), 200);
+    await page.locator(".timeline li", { hasText: "TurnCompleted" }).waitFor();
+  }
 
   await page.getByRole("link", { name: "Chat" }).click();
   page.once("dialog", (dialog) => dialog.accept());

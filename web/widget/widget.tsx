@@ -14,9 +14,11 @@ function mount(script: HTMLScriptElement): void {
   host.id = "colloquy-widget";
   document.body.appendChild(host);
   const root = host.attachShadow({ mode: "open" });
-  const style = document.createElement("style");
-  style.textContent = css;
-  root.appendChild(style);
+  // A constructed style sheet is not inline style, so a page whose Content-Security-Policy forbids
+  // inline styles still shows the widget as it should.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  root.adoptedStyleSheets = [sheet];
   const app = document.createElement("div");
   root.appendChild(app);
   if (!settings.apiKey.startsWith("cpk_")) {

@@ -57,6 +57,7 @@ export function App() {
       </header>
       <div class={`body view-${current.view}${drawerOpen.value ? " drawer-open" : ""}`}>
         {current.view !== "knowledge" && <SessionList />}
+        {drawerOpen.value && <div class="backdrop" aria-hidden="true" onClick={() => (drawerOpen.value = false)} />}
         <main id="main" tabIndex={-1}>
           {current.view === "chat" && <ChatView />}
           {current.view === "knowledge" && <KnowledgeView />}

@@ -8,7 +8,8 @@ import { TurnItem } from "./TurnItem";
 /** The conversation: its turns, the composer, and the narrative state beside them. */
 export function ChatView() {
   const current = chat.value;
-  const [showState, setShowState] = useState(true);
+  // On a phone the panel would push the conversation off the screen: it starts closed there.
+  const [showState, setShowState] = useState(() => window.matchMedia("(min-width: 761px)").matches);
   const end = useRef<HTMLDivElement>(null);
   const turns = current?.turns ?? [];
   const last = turns.at(-1);

@@ -15,7 +15,7 @@ export function ReplayView({ sessionId }: { sessionId: string | undefined }) {
         <h1>Replay</h1>
         <span class="spacer" />
         <label class="admin-token">
-          Admin token <span class="muted">(optional)</span>
+          <span>Admin token <span class="muted">(optional)</span></span>
           <input type="password" autoComplete="off" value={adminToken.value}
             onInput={(e) => (adminToken.value = e.currentTarget.value)}
             onKeyDown={(e) => { if (e.key === "Enter" && sessionId) void loadJournal(sessionId); }} />

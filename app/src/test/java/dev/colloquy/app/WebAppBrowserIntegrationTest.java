@@ -24,13 +24,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class WebAppBrowserIntegrationTest {
 
   static final int TOKENS = 60;
+  static final String ADMIN = "admin-token-of-the-browser-test";
 
   /** Turns of 60 tokens 40 ms apart (about 2.5 s), slow enough to stop or cut one mid-answer. */
   @RegisterExtension
   static final RunningColloquy app = RunningColloquy.with(
       TestColloquy.fastMock().withTokens(TOKENS).withDelays(Duration.ofMillis(50), Duration.ofMillis(40))
           .withTokenText("word{i} "),
-      Map.of("colloquy.llm.extra-models", List.of(TestColloquy.BROKEN_MODEL, "mock-b")));
+      Map.of("colloquy.llm.extra-models", List.of(TestColloquy.BROKEN_MODEL, "mock-b"), "colloquy.admin.token", ADMIN));
 
   /** What a model might say to a page that renders it carelessly. */
   static final String HOSTILE = "Here is **bold**. <img src=x onerror=\"window.__xss='img'\"> "
@@ -45,7 +46,7 @@ class WebAppBrowserIntegrationTest {
     String publicKey = tenants.issueKey(SessionRoutes.DEFAULT_TENANT, KeyKind.PUBLIC).orElseThrow().apiKey();
     Path screenshots = Files.createDirectories(Path.of("target", "web-screenshots"));
     Map<String, String> env = Map.of("COLLOQUY_BASE_URL", app.colloquy().baseUrl(), "COLLOQUY_API_KEY", key,
-        "COLLOQUY_PUBLIC_KEY", publicKey, "MOCK_TOKENS", String.valueOf(TOKENS),
+        "COLLOQUY_PUBLIC_KEY", publicKey, "MOCK_TOKENS", String.valueOf(TOKENS), "ADMIN_TOKEN", ADMIN,
         "SCREENSHOT_DIR", screenshots.toAbsolutePath().toString());
 
     NodeProject.Run scenarios = e2e.exec(List.of("node", "--test", "--test-concurrency=1", "app.test.mjs"), env,

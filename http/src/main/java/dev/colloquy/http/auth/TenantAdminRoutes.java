@@ -62,17 +62,27 @@ public final class TenantAdminRoutes extends AllDirectives {
     return onSuccess(CompletableFuture.supplyAsync(work, blocking), this::complete);
   }
 
+  /** A request body read as a JSON object, or the 400 to answer instead. */
+  private record Body(JsonNode json, HttpResponse refusal) {
+
+    static Body of(String body, String traceId) {
+      try {
+        JsonNode json = Json.MAPPER.readTree(body);
+        return json != null && json.isObject() ? new Body(json, null) : new Body(null, Errors.response(
+            StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId));
+      } catch (JsonProcessingException e) {
+        return new Body(null, Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST",
+            "The body is not valid JSON", traceId));
+      }
+    }
+  }
+
   private HttpResponse create(String body, String traceId) {
-    JsonNode request;
-    try {
-      request = Json.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body is not valid JSON", traceId);
+    Body request = Body.of(body, traceId);
+    if (request.refusal() != null) {
+      return request.refusal();
     }
-    if (request == null || !request.isObject()) {
-      return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId);
-    }
-    JsonNode name = request.path("name");
+    JsonNode name = request.json().path("name");
     if (!name.isTextual() || !NAME.matcher(name.asText()).matches()) {
       return Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_TENANT_NAME",
           "name must be 1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit", traceId);
@@ -102,16 +112,11 @@ public final class TenantAdminRoutes extends AllDirectives {
   private HttpResponse issue(String tenantId, String body, String traceId) {
     KeyKind kind = KeyKind.SECRET;
     if (!body.isBlank()) {
-      JsonNode request;
-      try {
-        request = Json.MAPPER.readTree(body);
-      } catch (JsonProcessingException e) {
-        return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body is not valid JSON", traceId);
+      Body request = Body.of(body, traceId);
+      if (request.refusal() != null) {
+        return request.refusal();
       }
-      if (request == null || !request.isObject()) {
-        return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId);
-      }
-      JsonNode requested = request.path("kind");
+      JsonNode requested = request.json().path("kind");
       if (!requested.isMissingNode() && !requested.isNull()) {
         if (!requested.isTextual() || !KINDS.contains(requested.asText())) {
           return Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_KEY_KIND",
