@@ -18,7 +18,6 @@ export function ChatWidget({ settings }: { settings: WidgetSettings }) {
   const [turns, setTurns] = useState<TurnView[]>([]);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const session = useRef<string | null>(storedSession());
   const input = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
@@ -36,19 +35,20 @@ export function ChatWidget({ settings }: { settings: WidgetSettings }) {
     if (message === "" || busy) return;
     setText("");
     setBusy(true);
-    setProblem(null);
+    const turnId = crypto.randomUUID();
+    const update = (change: (turn: TurnView) => TurnView) =>
+      setTurns((all) => all.map((t) => (t.turnId === turnId ? change(t) : t)));
+    setTurns((all) => [...all, newTurn(turnId, message, [])]);
     try {
       if (!session.current) {
         session.current = (await client.createSession({ metadata: { channel: "widget" } })).session_id;
         storeSession(session.current);
       }
-      const turnId = crypto.randomUUID();
-      setTurns((all) => [...all, newTurn(turnId, message, [])]);
       for await (const event of client.startTurn(session.current, message, { turnId })) {
-        setTurns((all) => all.map((t) => (t.turnId === turnId ? applyEvent(t, event) : t)));
+        update((turn) => applyEvent(turn, event));
       }
     } catch (error) {
-      setProblem(explain(error));
+      update((turn) => ({ ...turn, status: "failed", error: { code: "WIDGET", message: explain(error) } }));
       if (error instanceof ColloquyError && (error.code === "SESSION_NOT_FOUND" || error.code === "SESSION_CLOSED")) {
         session.current = null;
         storeSession(null);
@@ -90,11 +90,10 @@ export function ChatWidget({ settings }: { settings: WidgetSettings }) {
                 {(turn.status === "sending" || (turn.status === "streaming" && turn.runs.every((r) => r.text === ""))) && (
                   <p class="typing" aria-label={`${settings.persona} is typing`}><span /><span /><span /></p>
                 )}
-                {turn.status === "failed" && <p class="problem">{turn.error?.message ?? "Something went wrong."}</p>}
+                {turn.status === "failed" && <p class="problem" role="alert">{turn.error?.message ?? "Something went wrong."}</p>}
               </div>
             ))}
             {escalated && <p class="escalation" role="status">Connecting you to a human agent...</p>}
-            {problem && <p class="problem" role="alert">{problem}</p>}
             <div ref={end} />
           </div>
           <form onSubmit={(e) => { e.preventDefault(); void send(); }}>
