@@ -95,6 +95,11 @@ final class EngineProcess implements AutoCloseable {
     return ProcStat.cpuSeconds(jvm.pid());
   }
 
+  /** CPU seconds the node's JIT compiler threads have spent so far (part of {@link #engineCpuSeconds}). */
+  double compilerCpuSeconds() {
+    return ProcStat.compilerCpuSeconds(jvm.pid());
+  }
+
   /** CPU seconds its PostgreSQL has spent so far. */
   double databaseCpuSeconds() {
     return ProcStat.postgresCpuSeconds(postmaster);

@@ -31,6 +31,33 @@ final class ProcStat {
     return ticks / TICKS_PER_SECOND;
   }
 
+  /**
+   * CPU seconds the JVM's just-in-time compiler threads have spent: a node compiles for minutes after
+   * it starts, longer on a loaded machine, and that is not a cost of the turns it serves meanwhile.
+   */
+  static double compilerCpuSeconds(long pid) {
+    double seconds = 0;
+    try (Stream<Path> threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path thread : threads.toList()) {
+        String name;
+        try {
+          name = Files.readString(thread.resolve("comm")).strip();
+        } catch (IOException e) {
+          continue;
+        }
+        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+          String[] fields = statFields(thread);
+          if (fields != null) {
+            seconds += (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / TICKS_PER_SECOND;
+          }
+        }
+      }
+    } catch (IOException e) {
+      return seconds;
+    }
+    return seconds;
+  }
+
   /** CPU seconds of a PostgreSQL server: its postmaster (with the backends it has reaped) and its live backends. */
   static double postgresCpuSeconds(long postmaster) {
     double seconds = cpuSeconds(postmaster);
@@ -91,8 +118,12 @@ final class ProcStat {
 
   /** The fields of /proc/PID/stat after the command name (field 3 on), or null when the process is gone. */
   private static String[] statFields(long pid) {
+    return statFields(Path.of("/proc", Long.toString(pid)));
+  }
+
+  private static String[] statFields(Path process) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String stat = Files.readString(process.resolve("stat"));
       // The command name is in parentheses and may hold spaces: the fields start after the last ')'.
       return stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     } catch (IOException | RuntimeException e) {

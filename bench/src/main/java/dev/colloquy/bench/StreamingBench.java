@@ -86,9 +86,11 @@ final class StreamingBench implements Callable<Integer> {
     System.out.printf("Mock: %d tokens, %d ms to the first, %d ms apart; %d s per pass, streams arriving over %d ms.%n%n",
         tokens, ttftMs, delayMs, seconds, rampUpMs);
     List<Level> results = new ArrayList<>();
+    Idle idle;
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), engineSettings, client)) {
+      idle = idle(engine);
       if (warmUpSeconds > 0) {
         measure(client, mock, engine, 100, warmUpSeconds);
       }
@@ -96,7 +98,7 @@ final class StreamingBench implements Callable<Integer> {
         results.add(measure(client, mock, engine, streams, seconds));
       }
     }
-    printLevels(results);
+    printLevels(results, idle);
     if (soakStreams > 0) {
       soak();
     }
@@ -104,7 +106,20 @@ final class StreamingBench implements Callable<Integer> {
   }
 
   private record Level(int streams, TurnLoad.Result floor, TurnLoad.Result engine, double engineCpu,
-      double databaseCpu, String load) {}
+      double compilerCpu, double databaseCpu, String load) {}
+
+  /** What the node spends doing nothing: its CPU per second and its PostgreSQL's, measured before any load. */
+  private record Idle(double engineCpuPerSecond, double databaseCpuPerSecond) {}
+
+  private static final int IDLE_SECONDS = 10;
+
+  private Idle idle(EngineProcess engine) throws InterruptedException {
+    double engineCpu = engine.engineCpuSeconds() - engine.compilerCpuSeconds();
+    double databaseCpu = engine.databaseCpuSeconds();
+    Thread.sleep(Duration.ofSeconds(IDLE_SECONDS)); // measures the idle node over a fixed window
+    return new Idle((engine.engineCpuSeconds() - engine.compilerCpuSeconds() - engineCpu) / IDLE_SECONDS,
+        (engine.databaseCpuSeconds() - databaseCpu) / IDLE_SECONDS);
+  }
 
   private Level measure(HttpClient client, MockProcess mock, EngineProcess engine, int streams, int passSeconds)
       throws Exception {
@@ -113,6 +128,7 @@ final class StreamingBench implements Callable<Integer> {
     List<String> sessions = engine.openSessions(client, streams);
     TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
     double engineCpu = engine.engineCpuSeconds();
+    double compilerCpu = engine.compilerCpuSeconds();
     double databaseCpu = engine.databaseCpuSeconds();
     if (jfrDir != null) {
       Jcmd.run(engine.pid(), "JFR.start", "name=pass", "settings=profile",
@@ -124,23 +140,26 @@ final class StreamingBench implements Callable<Integer> {
       Jcmd.run(engine.pid(), "JFR.stop", "name=pass");
     }
     engineCpu = engine.engineCpuSeconds() - engineCpu;
+    compilerCpu = engine.compilerCpuSeconds() - compilerCpu;
     databaseCpu = engine.databaseCpuSeconds() - databaseCpu;
     engine.requireAlive();
-    return new Level(streams, floor, through, engineCpu, databaseCpu, Machine.load());
+    return new Level(streams, floor, through, engineCpu, compilerCpu, databaseCpu, Machine.load());
   }
 
-  private void printLevels(List<Level> levels) {
+  private void printLevels(List<Level> levels, Idle idle) {
+    System.out.printf("Idle node: %.1f ms CPU per second, its PostgreSQL %.1f ms per second (JIT excluded).%n%n",
+        1000 * idle.engineCpuPerSecond(), 1000 * idle.databaseCpuPerSecond());
     System.out.println("| streams | turns floor / node | failed | turns/s floor | turns/s node | share of floor"
-        + " | node CPU/turn | PostgreSQL CPU/turn | together | load (1/5/15 min) |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        + " | node CPU/turn | of it JIT | PostgreSQL CPU/turn | node + PostgreSQL, JIT excluded | load (1/5/15 min) |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     for (Level level : levels) {
       long turns = Math.max(1, level.engine().turns());
-      System.out.printf("| %d | %d / %d | %d / %d | %.1f | %.1f | %.0f %% | %.2f ms | %.2f ms | %.2f ms | %s |%n",
+      System.out.printf("| %d | %d / %d | %d / %d | %.1f | %.1f | %.0f %% | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s |%n",
           level.streams(), level.floor().turns(), level.engine().turns(), level.floor().failedTurns(),
           level.engine().failedTurns(), level.floor().turnsPerSecond(), level.engine().turnsPerSecond(),
           100 * level.engine().turnsPerSecond() / level.floor().turnsPerSecond(),
-          1000 * level.engineCpu() / turns, 1000 * level.databaseCpu() / turns,
-          1000 * (level.engineCpu() + level.databaseCpu()) / turns, level.load());
+          1000 * level.engineCpu() / turns, 1000 * level.compilerCpu() / turns, 1000 * level.databaseCpu() / turns,
+          1000 * (level.engineCpu() - level.compilerCpu() + level.databaseCpu()) / turns, level.load());
     }
     System.out.println();
     System.out.println("| streams | TTFT floor p50 / p99 | TTFT node p50 / p99 | added TTFT p50 / p99"
