@@ -449,21 +449,22 @@ public final class ChatSession
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
+    SessionState accepted = applied(state, events);
+    TurnRecord turn = accepted.turn(turnId).orElseThrow();
+    Transcript transcript = transcriptOf(turn);
+    if (running.isEmpty()) {
+      // The turn starts while its acceptance is being journaled, so that the write hides behind the
+      // model's own latency. Nothing it streams is seen before the write is confirmed: its only
+      // reader is the one in the reply, which is sent after the write (a join waits for it too, as
+      // every command does while the session persists). Should the write fail, the session stops,
+      // and its children with it: the model call is cancelled and the turn never existed.
+      startTurn(accepted, turn);
+    }
     long persisting = System.nanoTime();
     return Effect()
         .persist(events)
-        .thenRun(accepted -> {
-          journaled(persisting);
-          TurnRecord turn = accepted.turn(turnId).orElseThrow();
-          transcriptOf(turn);
-          if (running.isEmpty()) {
-            startTurn(accepted, turn);
-          }
-        })
-        .thenReply(start.replyTo(), accepted -> {
-          TurnRecord turn = accepted.turn(turnId).orElseThrow();
-          return TurnReply.live(turn, false, TurnFeed.live(context.getSystem(), transcriptOf(turn), 0));
-        });
+        .thenRun(after -> journaled(persisting))
+        .thenReply(start.replyTo(), after -> TurnReply.live(turn, false, TurnFeed.live(context.getSystem(), transcript, 0)));
   }
 
   /** The one rule for what a turn may ask; every API that starts turns answers with these codes. */
