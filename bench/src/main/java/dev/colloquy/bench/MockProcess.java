@@ -20,9 +20,14 @@ final class MockProcess implements AutoCloseable {
     this.baseUrl = baseUrl;
   }
 
-  static MockProcess start(int tokens, long ttftMs, long delayMs, List<String> jvmOptions) throws Exception {
+  /** {@code http2}: the mock also speaks HTTP/2 over plain TCP, so a node can share a few connections. */
+  static MockProcess start(int tokens, long ttftMs, long delayMs, boolean http2, List<String> jvmOptions)
+      throws Exception {
     List<String> args = new ArrayList<>(List.of("mock-llm", "--port", "0", "--tokens", Integer.toString(tokens),
         "--ttft-ms", Long.toString(ttftMs), "--delay-ms", Long.toString(delayMs)));
+    if (http2) {
+      args.add("--http2");
+    }
     ChildJvm jvm = ChildJvm.start("mock", jvmOptions, Map.of(), args);
     try {
       return new MockProcess(jvm, jvm.awaitOutput(LISTENING, Duration.ofSeconds(60)));

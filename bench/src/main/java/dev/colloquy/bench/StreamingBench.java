@@ -70,6 +70,10 @@ final class StreamingBench implements Callable<Integer> {
   @Option(names = "--soak-heap", defaultValue = "1g", description = "The soak node's -Xmx (default ${DEFAULT-VALUE})")
   String soakHeap;
 
+  @Option(names = "--http2",
+      description = "The node talks to the mock over HTTP/2 with prior knowledge (the soak always does)")
+  boolean http2;
+
   @Option(names = "--engine-java-opts", defaultValue = "",
       description = "Further JVM options of the node, e.g. a flight recording (split on spaces)")
   String engineJavaOpts;
@@ -88,8 +92,8 @@ final class StreamingBench implements Callable<Integer> {
     List<Level> results = new ArrayList<>();
     Idle idle;
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, List.of());
-        EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), engineSettings, client)) {
+        MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, http2, List.of());
+        EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), settings(http2), client)) {
       idle = idle(engine);
       if (warmUpSeconds > 0) {
         measure(client, mock, engine, 100, warmUpSeconds);
@@ -149,14 +153,14 @@ final class StreamingBench implements Callable<Integer> {
   private void printLevels(List<Level> levels, Idle idle) {
     System.out.printf("Idle node: %.1f ms CPU per second, its PostgreSQL %.1f ms per second (JIT excluded).%n%n",
         1000 * idle.engineCpuPerSecond(), 1000 * idle.databaseCpuPerSecond());
-    System.out.println("| streams | turns floor / node | failed | turns/s floor | turns/s node | share of floor"
+    System.out.println("| streams | turns floor / node | failed | refused | turns/s floor | turns/s node | share of floor"
         + " | node CPU/turn | of it JIT | PostgreSQL CPU/turn | node + PostgreSQL, JIT excluded | load (1/5/15 min) |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (Level level : levels) {
       long turns = Math.max(1, level.engine().turns());
-      System.out.printf("| %d | %d / %d | %d / %d | %.1f | %.1f | %.0f %% | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s |%n",
+      System.out.printf("| %d | %d / %d | %d / %d | %d | %.1f | %.1f | %.0f %% | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s |%n",
           level.streams(), level.floor().turns(), level.engine().turns(), level.floor().failedTurns(),
-          level.engine().failedTurns(), level.floor().turnsPerSecond(), level.engine().turnsPerSecond(),
+          level.engine().failedTurns(), level.engine().refused(), level.floor().turnsPerSecond(), level.engine().turnsPerSecond(),
           100 * level.engine().turnsPerSecond() / level.floor().turnsPerSecond(),
           1000 * level.engineCpu() / turns, 1000 * level.compilerCpu() / turns, 1000 * level.databaseCpu() / turns,
           1000 * (level.engineCpu() - level.compilerCpu() + level.databaseCpu()) / turns, level.load());
@@ -194,8 +198,8 @@ final class StreamingBench implements Callable<Integer> {
     List<String> jvmOptions = new ArrayList<>(options(engineJavaOpts));
     jvmOptions.add("-Xmx" + soakHeap);
     try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, List.of());
-        EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, engineSettings, client)) {
+        MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, true, List.of());
+        EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
       TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
       List<String> sessions = engine.openSessions(client, soakStreams);
       String loadBefore = Machine.load();
@@ -203,13 +207,13 @@ final class StreamingBench implements Callable<Integer> {
       TurnLoad.Result through = TurnLoad.run(client,
           StreamTargets.engine(engine.baseUrl(), engine.authorization(), sessions), shape);
       engine.requireAlive();
-      System.out.println("| side | streams | peak open | completed | failed | TTFT p50 | TTFT p99 | added TTFT p50 / p99"
-          + " | live heap, all open | RSS, all open | load before / after |");
-      System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-      System.out.printf("| floor | %d | %d | %d | %d | %s | %s | – | – | – | – |%n", soakStreams, floor.peakOpen(),
-          floor.turns(), floor.failedTurns(), ms(floor.ttftMicros(), 50), ms(floor.ttftMicros(), 99));
-      System.out.printf("| node | %d | %d | %d | %d | %s | %s | %s / %s | %s | %s | %s / %s |%n", soakStreams,
-          through.peakOpen(), through.turns(), through.failedTurns(), ms(through.ttftMicros(), 50),
+      System.out.println("| side | streams | peak open | completed | failed | refused (retried) | TTFT p50 | TTFT p99"
+          + " | added TTFT p50 / p99 | live heap, all open | RSS, all open | load before / after |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+      System.out.printf("| floor | %d | %d | %d | %d | %d | %s | %s | – | – | – | – |%n", soakStreams, floor.peakOpen(),
+          floor.turns(), floor.failedTurns(), floor.refused(), ms(floor.ttftMicros(), 50), ms(floor.ttftMicros(), 99));
+      System.out.printf("| node | %d | %d | %d | %d | %d | %s | %s | %s / %s | %s | %s | %s / %s |%n", soakStreams,
+          through.peakOpen(), through.turns(), through.failedTurns(), through.refused(), ms(through.ttftMicros(), 50),
           ms(through.ttftMicros(), 99), added(through.ttftMicros(), floor.ttftMicros(), 50),
           added(through.ttftMicros(), floor.ttftMicros(), 99), probe.liveHeap(), probe.rss(), loadBefore,
           Machine.load());
@@ -217,6 +221,16 @@ final class StreamingBench implements Callable<Integer> {
         System.out.println("\nNode failures: " + through.failures());
       }
     }
+  }
+
+  /** The node's settings: HTTP/2 to the mock when asked, then those given on the command line. */
+  private Map<String, String> settings(boolean http2ToMock) {
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+    if (http2ToMock) {
+      settings.put("colloquy.llm.http2-prior-knowledge", "true");
+    }
+    settings.putAll(engineSettings);
+    return settings;
   }
 
   private static List<String> options(String joined) {

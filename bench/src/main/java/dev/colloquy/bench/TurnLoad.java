@@ -41,9 +41,13 @@ final class TurnLoad {
   /** How the clients run: streams, how long, how their first turns are spread, and a cap on turns per stream. */
   record Shape(int streams, Duration duration, Duration rampUp, int maxTurnsPerStream) {}
 
-  /** What one run delivered. */
-  record Result(int streams, long turns, long failedTurns, long tokens, double seconds, Histogram ttftMicros,
-      Histogram interTokenMicros, int peakOpen, List<String> failures) {
+  /**
+   * What one run delivered. {@code refused} counts the requests refused before they became turns (503
+   * or 429, retried after their Retry-After as a client would); {@code failedTurns} the turns that
+   * did not complete.
+   */
+  record Result(int streams, long turns, long failedTurns, long refused, long tokens, double seconds,
+      Histogram ttftMicros, Histogram interTokenMicros, int peakOpen, List<String> failures) {
 
     double turnsPerSecond() {
       return turns / seconds;
@@ -51,6 +55,7 @@ final class TurnLoad {
   }
 
   private static final int FAILURES_KEPT = 5;
+  private static final int MOST_ATTEMPTS = 100;
 
   private TurnLoad() {}
 
@@ -59,6 +64,7 @@ final class TurnLoad {
     ConcurrentHistogram interToken = new ConcurrentHistogram(3);
     AtomicLong turns = new AtomicLong();
     AtomicLong failed = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
     AtomicLong tokens = new AtomicLong();
     AtomicInteger open = new AtomicInteger();
     AtomicInteger peakOpen = new AtomicInteger();
@@ -73,7 +79,7 @@ final class TurnLoad {
           Thread.sleep(Duration.ofNanos(delayNanos)); // the ramp-up: streams arrive over time, as users do
           for (int turn = 0; turn < shape.maxTurnsPerStream() && System.nanoTime() < deadline; turn++) {
             try {
-              long received = turn(client, target, stream, turn, ttft, interToken, open, peakOpen);
+              long received = turn(client, target, stream, turn, ttft, interToken, open, peakOpen, refused);
               tokens.addAndGet(received);
               turns.incrementAndGet();
             } catch (Exception e) {
@@ -88,16 +94,27 @@ final class TurnLoad {
       }
     }
     double seconds = (System.nanoTime() - started) / 1e9;
-    return new Result(shape.streams(), turns.get(), failed.get(), tokens.get(), seconds, ttft, interToken,
-        peakOpen.get(), List.copyOf(failures));
+    return new Result(shape.streams(), turns.get(), failed.get(), refused.get(), tokens.get(), seconds, ttft,
+        interToken, peakOpen.get(), List.copyOf(failures));
   }
 
   private static long turn(HttpClient client, Target target, int stream, int turn, Histogram ttft,
-      Histogram interToken, AtomicInteger open, AtomicInteger peakOpen) throws Exception {
-    HttpRequest request = target.request(stream, turn);
+      Histogram interToken, AtomicInteger open, AtomicInteger peakOpen, AtomicLong refused) throws Exception {
     LineReader reader = target.reader();
-    long sent = System.nanoTime();
-    HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+    long sent;
+    HttpResponse<Stream<String>> response;
+    for (int attempt = 1; ; attempt++) {
+      sent = System.nanoTime();
+      response = client.send(target.request(stream, turn), HttpResponse.BodyHandlers.ofLines());
+      int status = response.statusCode();
+      if ((status != 503 && status != 429) || attempt == MOST_ATTEMPTS) {
+        break;
+      }
+      refused.incrementAndGet();
+      response.body().close();
+      // A refused turn is asked again when the server says, as a client does.
+      Thread.sleep(Duration.ofSeconds(response.headers().firstValueAsLong("Retry-After").orElse(1)));
+    }
     peakOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
     try (Stream<String> body = response.body()) {
       if (response.statusCode() != 200) {
