@@ -8,7 +8,7 @@ import dev.colloquy.engine.domain.SessionSummary;
 import java.time.Instant;
 import java.util.List;
 
-/** A session as its owner sees it: status, title, messages in order, narrative state. */
+/** A session as its owner sees it: status, title, messages in order, narrative state; the character of a chat. */
 public record SessionView(
     String sessionId,
     SessionStatus status,
@@ -21,7 +21,8 @@ public record SessionView(
     List<MessageView> messages,
     JsonNode narrativeState,
     String runningTurnId,
-    SessionSummary summary)
+    SessionSummary summary,
+    String characterId)
     implements CborSerializable {
 
   public SessionView {
