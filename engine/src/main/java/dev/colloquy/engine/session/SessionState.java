@@ -196,7 +196,8 @@ public record SessionState(
       }
     }
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId);
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId,
+        userId);
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */

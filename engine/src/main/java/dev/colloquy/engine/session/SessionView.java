@@ -8,7 +8,10 @@ import dev.colloquy.engine.domain.SessionSummary;
 import java.time.Instant;
 import java.util.List;
 
-/** A session as its owner sees it: status, title, messages in order, narrative state; the character of a chat. */
+/**
+ * A session as its owner sees it: status, title, messages in order, narrative state; the character of
+ * a chat, and the user it belongs to (null for a session of the whole tenant).
+ */
 public record SessionView(
     String sessionId,
     SessionStatus status,
@@ -22,7 +25,8 @@ public record SessionView(
     JsonNode narrativeState,
     String runningTurnId,
     SessionSummary summary,
-    String characterId)
+    String characterId,
+    String userId)
     implements CborSerializable {
 
   public SessionView {
