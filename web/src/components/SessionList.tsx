@@ -45,7 +45,7 @@ function SessionItem({ session, replay }: { session: SessionSummaryRow; replay: 
     return (
       <li class="session editing">
         <form onSubmit={(e) => { e.preventDefault(); setEditing(false); void renameSession(session.session_id, title.trim()); }}>
-          <input type="text" aria-label="New title" value={title} maxLength={60} autoFocus required
+          <input type="text" aria-label="New title" value={title} maxLength={200} autoFocus required
             onInput={(e) => setTitle(e.currentTarget.value)}
             onKeyDown={(e) => { if (e.key === "Escape") setEditing(false); }} />
           <button type="submit">Save</button>

@@ -131,6 +131,18 @@ class PublicKeyIntegrationTest {
     assertThat(call("POST", "/v1/sessions/" + sessionId + "/close", "{}", visitor(key, alice, SHOP)).status())
         .isEqualTo(200);
 
+    // The support dialect's widget routes open too; its transcript does not.
+    Api.Response started = call("POST", "/v1/session/start", "{}", visitor(key, alice, SHOP));
+    assertThat(started.status()).as(started.body()).isEqualTo(200);
+    String supportSession = started.json().path("session_id").asText();
+    Api.Response answered = call("POST", "/v1/chat/message",
+        "{\"session_id\":\"" + supportSession + "\",\"message\":\"Where is my order?\"}", visitor(key, alice, SHOP));
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertError(call("GET", "/v1/session/" + supportSession + "/transcript", null, visitor(key, alice, SHOP)),
+        403, "FORBIDDEN");
+    assertThat(call("POST", "/v1/session/" + supportSession + "/end", "{}", visitor(key, alice, SHOP)).status())
+        .isEqualTo(200);
+
     // Revoked like any key.
     assertThat(call("DELETE", "/v1/admin/keys/" + issued.path("key_id").asText(), null,
         "Authorization", "Bearer " + ADMIN).status()).isEqualTo(204);

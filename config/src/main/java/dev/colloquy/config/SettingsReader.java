@@ -59,7 +59,9 @@ final class SettingsReader {
           Map.entry("colloquy.limits.monthly-token-budget", "COLLOQUY_MONTHLY_TOKEN_BUDGET"),
           Map.entry("colloquy.limits.max-concurrent-streams", "COLLOQUY_MAX_CONCURRENT_STREAMS"),
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
-          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"));
+          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
+          Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
+          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"));
 
   private final Config config;
 

@@ -60,9 +60,18 @@ public final class ChatSession
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null. */
-  public record Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo)
-      implements Command {}
+  /**
+   * Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null;
+   * {@code characterId} names the character a Writing Room chat talks to (null for other sessions).
+   */
+  public record Open(String tenantId, String userId, String persona, JsonNode metadata, String characterId,
+      ActorRef<SessionAnswer> replyTo)
+      implements Command {
+
+    public Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) {
+      this(tenantId, userId, persona, metadata, null, replyTo);
+    }
+  }
 
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
 
@@ -86,10 +95,10 @@ public final class ChatSession
 
   public record Close(String reason, ActorRef<SessionAnswer> replyTo) implements Command {}
 
-  /** Gives the session a title of the user's choosing (see {@link SessionState#validTitle}). */
-  public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
-
   public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
+
+  /** Gives the session the title its user chose; it wins over the automatic one (see SessionState#titleFor). */
+  public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   /**
    * {@code command} on behalf of a caller of {@code tenantId}, acting for {@code userId} or, when it
@@ -106,8 +115,8 @@ public final class ChatSession
         @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
-        @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
-        @JsonSubTypes.Type(value = Delete.class, name = "Delete")
+        @JsonSubTypes.Type(value = Delete.class, name = "Delete"),
+        @JsonSubTypes.Type(value = Rename.class, name = "Rename")
       })
       Command command)
       implements Command {}
@@ -182,11 +191,22 @@ public final class ChatSession
     Instant at();
   }
 
-  /** {@code userId} is null for a session of the whole tenant, as for every session journaled before sessions had users. */
+  /**
+   * {@code userId} is null for a session of the whole tenant, as for every session journaled before
+   * sessions had users; {@code characterId} is null but for Writing Room chats, and in every opening
+   * journaled before chats had characters.
+   */
   public record SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
-      Instant at)
-      implements Event {}
+      Instant at, String characterId)
+      implements Event {
 
+    public SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
+        Instant at) {
+      this(sessionId, tenantId, userId, persona, metadata, at, null);
+    }
+  }
+
+  /** The session's title: the automatic one from its first message, or one its user chose ({@link Rename}). */
   public record SessionRenamed(String title, Instant at) implements Event {}
 
   public record TurnAccepted(
@@ -258,10 +278,10 @@ public final class ChatSession
   public static final String TURN_ENDED = "TURN_ENDED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
-  public static final String INVALID_FIELD = "INVALID_FIELD";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+  public static final String INVALID_TITLE = "INVALID_TITLE";
 
   /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
   private static final String NOT_IDLE = "NOT_IDLE";
@@ -391,9 +411,9 @@ public final class ChatSession
       case JoinTurn join -> onJoinTurn(state, join);
       case CancelTurn cancel -> onCancelTurn(state, cancel);
       case Close close -> onClose(state, close);
-      case Rename rename -> onRename(state, rename);
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
+      case Rename rename -> onRename(state, rename);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
       case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
@@ -408,7 +428,8 @@ public final class ChatSession
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(), Instant.now()))
+        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(),
+            Instant.now(), open.characterId()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
@@ -572,13 +593,15 @@ public final class ChatSession
     if (!state.exists()) {
       return Effect().reply(rename.replyTo(), notFound());
     }
-    return SessionState.validTitle(rename.title())
-        .<ReplyEffect<Event, SessionState>>map(title -> Effect()
-            .persist(new SessionRenamed(title, Instant.now()))
-            .thenReply(rename.replyTo(), renamed -> new SessionReply(renamed.view())))
-        .orElseGet(() -> Effect().reply(rename.replyTo(), new Rejected(INVALID_FIELD,
-            "The field title must have 1 to " + SessionState.TITLE_LENGTH + " characters and no control characters",
-            null)));
+    var problem = SessionState.titleProblem(rename.title());
+    if (problem.isPresent()) {
+      return Effect().reply(rename.replyTo(), new Rejected(INVALID_TITLE, problem.get(), null));
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(new SessionRenamed(rename.title().strip(), Instant.now()))
+        .thenRun(renamed -> journaled(persisting))
+        .thenReply(rename.replyTo(), renamed -> new SessionReply(renamed.view()));
   }
 
   /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
@@ -775,8 +798,8 @@ public final class ChatSession
     return switch (command) {
       case Get get -> Effect().reply(get.replyTo(), notFound());
       case Close close -> Effect().reply(close.replyTo(), notFound());
-      case Rename rename -> Effect().reply(rename.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
+      case Rename rename -> Effect().reply(rename.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());
       case CancelTurn cancel -> Effect().reply(cancel.replyTo(), turnNotFound());

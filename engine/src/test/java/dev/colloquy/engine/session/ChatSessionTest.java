@@ -127,31 +127,9 @@ class ChatSessionTest {
         .isEqualTo(ChatSession.TURN_NOT_FOUND);
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r)).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Rename("t", r)).reply()).code())
-        .isEqualTo(ChatSession.SESSION_NOT_FOUND);
     var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(rejected(delete.reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
     assertThat(delete.hasNoEvents()).isTrue();
-  }
-
-  @Test
-  void aSessionIsRenamedByItsOwnerAndABadTitleIsRefusedWithoutEvents() {
-    newSession("");
-    open();
-    var renamed = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.ForTenant("default", null,
-        new ChatSession.Rename("  Refunds \n and returns ", r)));
-    assertThat(renamed.event()).isInstanceOf(ChatSession.SessionRenamed.class);
-    assertThat(((ChatSession.SessionReply) renamed.reply()).session().title()).isEqualTo("Refunds and returns");
-    for (String bad : new String[] {"", "   ", "x".repeat(61), "bell\u0007"}) {
-      var refused = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Rename(bad, r));
-      assertThat(rejected(refused.reply()).code()).as(bad).isEqualTo(ChatSession.INVALID_FIELD);
-      assertThat(refused.hasNoEvents()).isTrue();
-    }
-    var foreign = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.ForTenant("other", null,
-        new ChatSession.Rename("Mine now", r)));
-    assertThat(rejected(foreign.reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
-    assertThat(foreign.hasNoEvents()).isTrue();
-    assertThat(session.getState().view().title()).isEqualTo("Refunds and returns");
   }
 
   @Test

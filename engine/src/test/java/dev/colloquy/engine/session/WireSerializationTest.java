@@ -47,7 +47,7 @@ class WireSerializationTest {
       "text \r\n with breaks", new Usage(10, 20, 0.0015), 123, null, null);
   private static final RunOutcome FAILED = new RunOutcome("r2", "offline", "offline", RunOutcome.Status.FAILED, "",
       Usage.NONE, 4, "MODEL_TIMEOUT", "late");
-  private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87);
+  private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87, "c1");
   private static final Gap GAP = new Gap("knowledge", "add a document");
   private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
       List.of(GAP), List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, 5, 3)), 321);
@@ -161,6 +161,7 @@ class WireSerializationTest {
   void everyEventRoundTripsWithItsFullPayload() {
     List<ChatSession.Event> events = List.of(
         new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.SessionOpened("s1", "default", "u1", null, JsonNodeFactory.instance.objectNode(), AT, "purplefrog"),
         new ChatSession.SessionRenamed("title", AT),
         new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
@@ -209,6 +210,48 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+  }
+
+  /** An opening as journaled before chats had characters. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("SessionOpened")
+  record SessionOpenedWithoutCharacter(String sessionId, String tenantId, String userId, String persona,
+      JsonNode metadata, Instant at) implements CborSerializable {}
+
+  /** A citation as journaled before citations named their chunk. */
+  record CitationWithoutChunk(String documentId, String source, String section, int chunkIndex, double score)
+      implements CborSerializable {}
+
+  @Test
+  void anOpeningJournaledBeforeChatsHadCharactersReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.SessionOpened.class);
+    var metadata = JsonNodeFactory.instance.objectNode();
+    byte[] journaled = serializer.toBinary(new SessionOpenedWithoutCharacter("s1", "acme", "u1", "p", metadata, AT));
+    String manifest = serializer.manifest(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT, null));
+    assertThat(SessionState.empty("s1").apply((ChatSession.Event) read).characterId()).isNull();
+  }
+
+  @Test
+  void aCitationJournaledBeforeItNamedItsChunkReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(Citation.class);
+    byte[] journaled = serializer.toBinary(new CitationWithoutChunk("d1", "policy.md", "Refunds", 2, 0.87));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(CITATION));
+
+    assertThat(read).isEqualTo(new Citation("d1", "policy.md", "Refunds", 2, 0.87, null));
+  }
+
+  @Test
+  void aRenameCommandRoundTripsInsideItsTenantScope() {
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.Rename("Fears", replyTo)));
+    roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), "purplefrog", replyTo));
   }
 
   @Test

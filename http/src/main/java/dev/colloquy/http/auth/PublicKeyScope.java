@@ -41,7 +41,7 @@ final class PublicKeyScope extends AllDirectives {
       Pattern.compile("POST /v1/sessions/" + ID + "/close"),
       Pattern.compile("POST /v1/session/start"),
       Pattern.compile("POST /v1/chat/message"),
-      Pattern.compile("POST /v1/chat/message/stream"),
+      Pattern.compile("GET /v1/chat/message/stream"),
       Pattern.compile("POST /v1/session/" + ID + "/end"));
 
   private final Function<String, CompletionStage<List<String>>> allowedOrigins;
