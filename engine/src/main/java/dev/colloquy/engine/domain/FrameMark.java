@@ -17,7 +17,9 @@ public record FrameMark(Kind kind, int run, int length) implements CborSerializa
     GAP,
     TOKEN,
     RUN_COMPLETED,
-    RUN_FAILED
+    RUN_FAILED,
+    INTENT,
+    ESCALATION
   }
 
   public static FrameMark of(Kind kind) {

@@ -102,6 +102,8 @@ public final class Transcript {
           RunOutcome run = outcome.runs().get(mark.run());
           yield new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage());
         }
+        case INTENT -> new StreamEvent.IntentRouted(outcome.agent().intent());
+        case ESCALATION -> new StreamEvent.Escalated(outcome.agent().escalation());
       };
       record(event, mark);
     }

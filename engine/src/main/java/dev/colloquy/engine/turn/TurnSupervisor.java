@@ -1,6 +1,14 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.agent.AgentReplies;
+import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.EscalationRules;
+import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
@@ -22,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -34,7 +43,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It
+ * Runs one turn: the agent routes the message ({@link IntentRouter}); a domain query gets retrieval
+ * and gap detection; the escalation rules may hand the session to a human; then one avatar per
+ * requested model runs, in parallel (the agent answers out-of-scope, escalated and forwarded
+ * messages itself, see {@link CannedReply}). It
  * records every frame of the turn's stream in its {@link Transcript}, so a client can resume from
  * any id, and fans them out to the current subscribers. When every run has ended it reports how the
  * turn ended to its session and sends the terminal frame only after the session has journaled it.
@@ -58,6 +70,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   public record OutcomePersisted() implements Command {}
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
+
+  private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
   private record AnswerBudgetKnown(int maxTokens) implements Command {}
 
@@ -89,6 +103,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
+  private IntentRouter.Routed routed;
+  private EscalationReason escalation;
   private Integer maxTokens;
   private boolean runsStarted;
   private String cancelReason;
@@ -111,11 +128,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
     context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
     emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
-    context.spawn(
-        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
-            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
-                services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
-        "retrieval");
+    if (plan.handoff()) {
+      retrievalEnded = true;
+    } else {
+      route(context);
+    }
     // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
         new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
@@ -132,6 +149,25 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session))));
   }
 
+  private void route(ActorContext<Command> context) {
+    String model = plan.runs().getFirst().model();
+    Optional<ChatModel> router = services.agent().settings().intentByModel() && !model.equals(LlmSettings.OFFLINE_MODEL)
+        ? services.models().find(model) : Optional.empty();
+    context.spawn(
+        Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
+            IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
+                context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
+        "intent-router");
+  }
+
+  private void retrieve() {
+    getContext().spawn(
+        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
+            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
+                services.session().retrievalLimit(), services.session().retrievalTimeout(), getContext().getSelf())),
+        "retrieval");
+  }
+
   private static Map<String, String> logContext(TurnPlan plan) {
     return TurnLogContext.of(plan.traceId(), plan.tenantId(), plan.sessionId(), plan.turnId());
   }
@@ -143,6 +179,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(IntentKnown.class, this::onIntentKnown)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunToken.class, this::onToken)
@@ -198,6 +235,33 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return onCancel(new Cancel("interrupted"));
   }
 
+  /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
+  private Behavior<Command> onIntentKnown(IntentKnown known) {
+    routed = known.routed();
+    getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    emit(new StreamEvent.IntentRouted(routed.intent()), FrameMark.of(FrameMark.Kind.INTENT));
+    if (routed.intent() == Intent.DOMAIN_QUERY) {
+      retrieve();
+    } else {
+      decideEscalation(null);
+      retrievalEnded = true;
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private void decideEscalation(Double confidence) {
+    escalation = EscalationRules.decide(routed.config(), routed.intent(), confidence, plan.priorTurns(), plan.message())
+        .orElse(null);
+    if (escalation != null) {
+      getContext().getLog().info("The turn escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation), FrameMark.of(FrameMark.Kind.ESCALATION));
+    }
+  }
+
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
     if (cancelReason != null) {
       return finishIfAllEnded(true);
@@ -217,6 +281,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         FrameMark.of(FrameMark.Kind.RETRIEVAL));
     gaps = GapDetection.detect(retrieved);
     gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
+    decideEscalation(retrieved.confidence());
     retrievalEnded = true;
     startRunsWhenReady();
     return this;
@@ -242,7 +307,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
-      ChatModel model = services.models().find(run.model()).orElseThrow();
+      ChatModel model = answerer(run);
       ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
@@ -251,6 +316,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
+  }
+
+  /** The model of a run, or the agent itself when no model may answer this message. */
+  private ChatModel answerer(RunSpec run) {
+    if (plan.handoff()) {
+      return new CannedReply(AgentReplies.forwarded());
+    }
+    if (escalation != null) {
+      return new CannedReply(AgentReplies.escalated(routed.config()));
+    }
+    if (routed.intent() == Intent.OUT_OF_SCOPE) {
+      return new CannedReply(AgentReplies.outOfScope(routed.config()));
+    }
+    return services.models().find(run.model()).orElseThrow();
   }
 
   private Behavior<Command> onToken(RunToken token) {
@@ -342,13 +421,21 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs);
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace());
+  }
+
+  private AgentTrace trace() {
+    if (plan.handoff()) {
+      return AgentTrace.handedOff();
+    }
+    return routed == null ? null : new AgentTrace(routed.intent(), routed.source(), escalation, false, List.of());
   }
 
   /** A run that never reported: its text is what its token frames carried. */
   private RunOutcome unreported(RunSpec run) {
     String text = transcript.tokensOf(run.runId());
-    String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+    String provider = runsStarted ? answerer(run).provider()
+        : services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
@@ -31,7 +32,10 @@ import org.junit.jupiter.api.Test;
 /** A turn supervisor with probes for its session and its subscriber, and a model the test speaks for. */
 class TurnSupervisorTest {
 
-  /** With an empty knowledge base every turn finds one gap: started, retrieval, gap, then the run. */
+  /**
+   * The question is a domain query (the offline rules route it), and with an empty knowledge base
+   * every such turn finds one gap: started, intent, retrieval, gap, then the run.
+   */
   private static final ActorTestKit testKit = ActorTestKit.create();
   private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -59,7 +63,7 @@ class TurnSupervisorTest {
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
-    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "hello", null, List.of(),
+    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "What is the refund policy?", null, List.of(),
         List.of(new RunSpec("r1", "m")));
     ActorRef<TurnSupervisor.Command> supervisor = testKit.spawn(TurnSupervisor.create(plan, services, session.ref()));
     supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber.ref()));
@@ -79,6 +83,7 @@ class TurnSupervisorTest {
     call.listener().onComplete(new TokenUsage(3, 2));
 
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Started(List.of("r1")));
+    assertThat(nextEvent()).isEqualTo(new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY));
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "Hel"));
@@ -90,12 +95,12 @@ class TurnSupervisorTest {
     TurnEnding.Completed completed = (TurnEnding.Completed) ended.ending();
     assertThat(completed.text()).isEqualTo("Hello");
     assertThat(completed.usage().totalTokens()).isEqualTo(5);
-    assertThat(ended.outcome().frames()).hasSize(6);
+    assertThat(ended.outcome().frames()).hasSize(7);
     subscriber.expectNoMessage(Duration.ofMillis(200));
 
     supervisor.tell(new TurnSupervisor.OutcomePersisted());
     TurnFrame terminal = subscriber.expectMessageClass(TurnFrame.class, WAIT);
-    assertThat(terminal.id()).isEqualTo(7);
+    assertThat(terminal.id()).isEqualTo(8);
     assertThat(terminal.event()).isEqualTo(completed);
     subscriber.expectTerminated(supervisor, WAIT);
     assertThat(turns.count()).isZero();
@@ -107,6 +112,7 @@ class TurnSupervisorTest {
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("partial");
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Started.class);
+    assertThat(nextEvent()).isInstanceOf(StreamEvent.IntentRouted.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "partial"));

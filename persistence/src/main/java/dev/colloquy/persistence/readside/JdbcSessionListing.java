@@ -81,7 +81,7 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
     return CompletableFuture.supplyAsync(() -> {
       try (Connection connection = dataSource.getConnection();
           PreparedStatement query = connection.prepareStatement("""
-              SELECT session_id FROM sessions WHERE status = 'open' AND last_activity_at < ?
+              SELECT session_id FROM sessions WHERE status IN ('open', 'escalated') AND last_activity_at < ?
               ORDER BY last_activity_at LIMIT ?""")) {
         query.setObject(1, cutoff.atOffset(ZoneOffset.UTC));
         query.setInt(2, limit);

@@ -1,0 +1,182 @@
+package dev.colloquy.engine.turn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.ConfigFactory;
+import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.TenantPolicies;
+import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
+import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
+import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.observe.EngineMetrics;
+import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.TenantConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent's decisions in a turn, as its stream and its journaled outcome show them: routing (by the
+ * offline rules and by the model), no retrieval for small talk, the tenant's redirect, escalation,
+ * and a message forwarded to the human who has the session.
+ */
+class AgentTurnTest {
+
+  private static final ActorTestKit testKit = ActorTestKit.create();
+  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final TenantConfig CLINIC = TenantConfig.NO_CHANGE.overlay(new TenantConfig("Aria", null, null,
+      "https://clinic.example/hooks", 0.55, 0.8, 10, List.of("appointments", "billing"), List.of(), null, null, null,
+      null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare"));
+
+  @AfterAll
+  static void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  private record Turn(List<StreamEvent> events, TurnSupervisor.Ended ended) {
+    String text() {
+      return ((TurnEnding.Completed) ended.ending()).text();
+    }
+  }
+
+  private static EngineServices services(ScriptedModel model, boolean routeByModel) {
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
+    AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks());
+    return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
+        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, new InFlight(), EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), new AgentServices(TenantPolicies.fixed(CLINIC), agent));
+  }
+
+  /** Runs a turn to its end; {@code answer} plays the model's part, if the model is called. */
+  private static Turn run(EngineServices services, String message, int priorTurns, boolean handoff) {
+    TestProbe<TurnSupervisor.Ended> session = testKit.createTestProbe();
+    TestProbe<TurnFrame> subscriber = testKit.createTestProbe();
+    TurnPlan plan = new TurnPlan("s1", "clinic", "t-" + System.nanoTime(), "trace", message, null, List.of(),
+        List.of(new RunSpec("r1", "m")), "u1", priorTurns, handoff);
+    ActorRef<TurnSupervisor.Command> supervisor = testKit.spawn(TurnSupervisor.create(plan, services, session.ref()));
+    supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber.ref()));
+    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    List<StreamEvent> events = new ArrayList<>();
+    for (int i = 0; i < ended.outcome().frames().size(); i++) {
+      events.add(subscriber.expectMessageClass(TurnFrame.class, WAIT).event());
+    }
+    supervisor.tell(new TurnSupervisor.OutcomePersisted());
+    return new Turn(events, ended);
+  }
+
+  private static void answer(ScriptedModel model, String text) throws InterruptedException {
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken(text);
+    call.listener().onComplete(new TokenUsage(10, 2));
+  }
+
+  @Test
+  void smallTalkIsAnsweredByTheModelWithoutRetrievalOrGaps() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> answer(model, "Hello! How can I help?")));
+
+    Turn turn = run(services(model, false), "hello", 0, false);
+
+    assertThat(turn.events()).extracting(Object::getClass).containsExactly(StreamEvent.Started.class,
+        StreamEvent.IntentRouted.class, StreamEvent.Token.class, StreamEvent.RunCompleted.class);
+    assertThat(turn.events().get(1)).isEqualTo(new StreamEvent.IntentRouted(Intent.CONVERSATIONAL));
+    assertThat(turn.ended().outcome().gaps()).isEmpty();
+    assertThat(turn.ended().outcome().agent())
+        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of()));
+  }
+
+  @Test
+  void anOutOfScopeMessageGetsTheTenantsRedirectWithoutAModelCallOrEscalation() {
+    Turn turn = run(services(new ScriptedModel(), false), "Who will win the cricket match?", 0, false);
+
+    assertThat(turn.events()).noneMatch(event -> event instanceof StreamEvent.Retrieved
+        || event instanceof StreamEvent.Escalated);
+    assertThat(turn.text()).isEqualTo("I can only assist with appointments, billing for MediCare Clinics. "
+        + "Is there something I can help you with in those areas?");
+    assertThat(turn.ended().outcome().runs().getFirst().provider()).isEqualTo(CannedReply.PROVIDER);
+    assertThat(turn.ended().outcome().escalated()).isFalse();
+  }
+
+  @Test
+  void aDomainQueryWithNothingToGroundItEscalatesAndTheModelIsNotAsked() {
+    Turn turn = run(services(new ScriptedModel(), false), "How do I get a refund for a cancelled appointment?", 0,
+        false);
+
+    assertThat(turn.events()).extracting(Object::getClass).containsSubsequence(StreamEvent.IntentRouted.class,
+        StreamEvent.Retrieved.class, StreamEvent.GapFound.class, StreamEvent.Escalated.class, StreamEvent.Token.class);
+    assertThat(turn.events()).contains(new StreamEvent.Escalated(EscalationReason.LOW_RETRIEVAL_CONFIDENCE));
+    assertThat(turn.text()).startsWith("This is Aria. I'm connecting you to a human agent");
+    assertThat(turn.ended().outcome().agent().escalation()).isEqualTo(EscalationReason.LOW_RETRIEVAL_CONFIDENCE);
+  }
+
+  @Test
+  void theModelRoutesWhenItMayAndItsAnswerParses() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call routing = model.nextCall();
+      assertThat(routing.request().maxTokens()).isLessThanOrEqualTo(8);
+      assertThat(routing.request().question()).contains("appointments, billing").contains("healthcare");
+      routing.listener().onToken("Out_of_scope.\n");
+      routing.listener().onComplete(new TokenUsage(60, 1));
+    }));
+
+    Turn turn = run(services(model, true), "Tell me about your new parking lot", 0, false);
+
+    assertThat(turn.ended().outcome().agent().intent()).isEqualTo(Intent.OUT_OF_SCOPE);
+    assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.BY_MODEL);
+  }
+
+  @Test
+  void anAnswerThatIsNotAnIntentLeavesTheRoutingToTheOfflineRules() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      answer(model, "tok0 tok1 tok2");
+      answer(model, "Hi!");
+    }));
+
+    Turn turn = run(services(model, true), "thanks!", 0, false);
+
+    assertThat(turn.ended().outcome().agent().intent()).isEqualTo(Intent.CONVERSATIONAL);
+    assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.OFFLINE);
+    assertThat(turn.text()).isEqualTo("Hi!");
+  }
+
+  @Test
+  void aMessageInASessionAHumanHasIsForwardedNotAnswered() {
+    Turn turn = run(services(new ScriptedModel(), false), "Are you still there?", 1, true);
+
+    assertThat(turn.events()).noneMatch(event -> event instanceof StreamEvent.IntentRouted);
+    assertThat(turn.text()).isEqualTo("Your message has been passed to the human agent handling this conversation.");
+    assertThat(turn.ended().outcome().agent()).isEqualTo(AgentTrace.handedOff());
+  }
+
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  private static void uncheck(Step step) {
+    try {
+      step.run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
