@@ -8,6 +8,9 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.ConfiguredPolicies;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.http.agent.MemoryRoutes;
+import dev.colloquy.persistence.agent.JdbcMemoryStore;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -112,6 +115,8 @@ public final class Colloquy implements AutoCloseable {
       joinCluster(system);
       InFlight turns = new InFlight();
       InFlight streams = new InFlight();
+      MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
+      MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
       TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
@@ -119,7 +124,7 @@ public final class Colloquy implements AutoCloseable {
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
               settings.limits().maxTokens()),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
-              settings.agent()));
+              settings.agent(), memories, blocking));
       ChatSession.init(system, services);
       TenantConfiguration.init(system, tenantDefaults, models.names());
       Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);
@@ -144,7 +149,7 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), memoryRoutes.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,

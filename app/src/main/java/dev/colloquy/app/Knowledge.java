@@ -44,9 +44,11 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final EmbeddingModel embeddings;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching) {
+      ExecutorService ingestion, ExecutorService searching, EmbeddingModel embeddings) {
+    this.embeddings = embeddings;
     this.store = store;
     this.search = search;
     this.documents = documents;
@@ -71,7 +73,7 @@ public final class Knowledge implements AutoCloseable {
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching);
+    return new Knowledge(store, search, documents, ingestion, searching, embeddings);
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
@@ -104,6 +106,11 @@ public final class Knowledge implements AutoCloseable {
 
   HybridKnowledgeBase search() {
     return search;
+  }
+
+  /** The embedding model of the knowledge base, which the users' memories share. */
+  EmbeddingModel embeddings() {
+    return embeddings;
   }
 
   public KnowledgeService documents() {

@@ -15,12 +15,24 @@ import java.util.List;
  * @param stepTimeout how long one of the agent's own model calls (routing, memory extraction) may take
  * @param egressAllow hosts and CIDR blocks that outbound calls may reach although they are loopback,
  *     private or link-local addresses
+ * @param memory what the agent remembers about a session's user
  */
 public record AgentSettings(
     boolean intentByModel,
     Duration stepTimeout,
     List<String> egressAllow,
-    Webhooks webhooks) {
+    Webhooks webhooks,
+    Memory memory) {
+
+  /** How facts about users are noted after a turn. */
+  public enum Extraction { MODEL, OFFLINE, OFF }
+
+  /**
+   * @param recall how many of the user's memories most similar to the message join the prompt
+   * @param extraction who notes 0 to 5 facts after each answered turn: the model (rules as the
+   *     fallback), the rules alone, or nobody
+   */
+  public record Memory(int recall, Extraction extraction) {}
 
   /**
    * Delivery of the escalation webhooks from their outbox.
@@ -52,7 +64,9 @@ public record AgentSettings(
             reader.positiveDuration("colloquy.agent.webhooks.initial-backoff"),
             reader.positiveDuration("colloquy.agent.webhooks.max-backoff"),
             reader.positiveDuration("colloquy.agent.webhooks.timeout"),
-            reader.positiveDuration("colloquy.agent.webhooks.poll-interval")));
+            reader.positiveDuration("colloquy.agent.webhooks.poll-interval")),
+        new Memory(reader.intInRange("colloquy.agent.memory.recall", 0, 50),
+            reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)));
   }
 
   private static List<String> egressAllow(SettingsReader reader) {

@@ -60,7 +60,8 @@ final class SettingsReader {
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
           Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
           Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
-          Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"));
+          Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
 
   private final Config config;
 

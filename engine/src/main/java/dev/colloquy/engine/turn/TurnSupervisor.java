@@ -6,6 +6,11 @@ import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
 import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.Memory;
+import dev.colloquy.engine.agent.MemoryExtraction;
+import dev.colloquy.engine.agent.MemoryRecall;
+import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
@@ -73,6 +78,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
+  private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
+
+  private record MemoriesNoted(MemoryExtraction.Noted noted) implements Command {}
+
   private record AnswerBudgetKnown(int maxTokens) implements Command {}
 
   record RunToken(int runIndex, String text) implements Command {}
@@ -106,6 +115,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
   private IntentRouter.Routed routed;
   private EscalationReason escalation;
+  /** What is known about the session's user; null until the recall has answered. */
+  private MemoryRecall.Recalled recalled;
+  /** The facts about the user this turn noted after its answer, once their extraction ended. */
+  private List<String> noted;
+  private boolean extracting;
   private Integer maxTokens;
   private boolean runsStarted;
   private String cancelReason;
@@ -132,6 +146,13 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       retrievalEnded = true;
     } else {
       route(context);
+    }
+    if (remembersUser()) {
+      context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
+          MemoryRecall.create(plan.tenantId(), plan.userId(), plan.message(), services.agent(),
+              context.messageAdapter(MemoryRecall.Recalled.class, MemoryKnown::new))), "memory-recall");
+    } else {
+      recalled = MemoryRecall.Recalled.nothing();
     }
     // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
@@ -160,6 +181,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         "intent-router");
   }
 
+  /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
+  private boolean remembersUser() {
+    return plan.userId() != null && !plan.handoff();
+  }
+
   private void retrieve() {
     getContext().spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
@@ -180,6 +206,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(IntentKnown.class, this::onIntentKnown)
+        .onMessage(MemoryKnown.class, this::onMemoryKnown)
+        .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunToken.class, this::onToken)
@@ -218,6 +246,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private Behavior<Command> onCancel(Cancel cancel) {
     if (cancelReason != null || pendingTerminal != null) {
       return this;
+    }
+    if (extracting) {
+      // The answer is complete: the turn ends with it now, without the facts being noted.
+      extracting = false;
+      noted = List.of();
+      return finishIfAllEnded(false);
     }
     cancelReason = cancel.reason();
     getContext().getLog().info("Cancelling turn: {}", cancel.reason());
@@ -287,6 +321,49 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return this;
   }
 
+  private Behavior<Command> onMemoryKnown(MemoryKnown known) {
+    recalled = known.recalled();
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onMemoriesNoted(MemoriesNoted memories) {
+    if (!extracting) {
+      return this;
+    }
+    extracting = false;
+    noted = memories.noted().facts();
+    return finishIfAllEnded(false);
+  }
+
+  /**
+   * After an answer the model wrote in a user's session, the facts it holds about the user are noted
+   * before the turn is reported, so that its journaled outcome says which.
+   */
+  private boolean startsExtraction() {
+    if (noted != null || extracting || !remembersUser() || cancelReason != null || interrupted || routed == null
+        || escalation != null || routed.intent() == Intent.OUT_OF_SCOPE
+        || services.agent().settings().memory().extraction() == AgentSettings.Extraction.OFF) {
+      return false;
+    }
+    Optional<RunOutcome> answered = java.util.Arrays.stream(outcomes)
+        .filter(outcome -> outcome != null && outcome.completed()).findFirst();
+    if (answered.isEmpty()) {
+      return false;
+    }
+    String model = answered.get().model();
+    Optional<ChatModel> extractor = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(model);
+    extracting = true;
+    getContext().spawn(Behaviors.withMdc(MemoryExtraction.Command.class, logContext(plan),
+        MemoryExtraction.create(plan.tenantId(), plan.userId(), plan.sessionId(), plan.message(),
+            answered.get().text(), extractor, model, services.agent(),
+            getContext().messageAdapter(MemoryExtraction.Noted.class, MemoriesNoted::new))), "memory-extraction");
+    return true;
+  }
+
   private Behavior<Command> onAnswerBudgetKnown(AnswerBudgetKnown known) {
     maxTokens = known.maxTokens();
     if (cancelReason == null) {
@@ -297,14 +374,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The runs start once both the passages and the tenant's max_tokens are known. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && !runsStarted) {
+    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
+    List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens()));
+    MemoryRecall.prompt(recalled).ifPresent(known -> messages.add(1, ChatMessage.system(known)));
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
       ChatModel model = answerer(run);
@@ -378,6 +456,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!allEnded && !force) {
       return this;
     }
+    if (!force && startsExtraction()) {
+      return this;
+    }
     TurnOutcome outcome = outcome();
     pendingTerminal = ending(outcome);
     timers.cancelAll();
@@ -428,7 +509,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (plan.handoff()) {
       return AgentTrace.handedOff();
     }
-    return routed == null ? null : new AgentTrace(routed.intent(), routed.source(), escalation, false, List.of());
+    List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
+    return routed == null ? null
+        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted);
   }
 
   /** A run that never reported: its text is what its token frames carried. */

@@ -58,7 +58,7 @@ class WireSerializationTest {
   private static final TurnOutcome AGENT_OUTCOME = new TurnOutcome(List.of(RUN), List.of(CITATION), 0.3, List.of(GAP),
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
-          List.of("prefers email")));
+          List.of("m-1"), List.of("prefers email")));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll

@@ -9,6 +9,9 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.Memory;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.engine.agent.RecordingMemoryStore;
 import dev.colloquy.engine.agent.TenantPolicies;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.EscalationReason;
@@ -27,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -46,6 +50,11 @@ class AgentTurnTest {
       "https://clinic.example/hooks", 0.55, 0.8, 10, List.of("appointments", "billing"), List.of(), null, null, null,
       null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare"));
 
+  /** The clinic without a webhook: nobody to escalate to, so its domain queries are answered by the model. */
+  private static final TenantConfig NO_HUMANS = CLINIC.overlay(TenantConfig.NO_CHANGE.overlay(new TenantConfig(null,
+      null, null, "", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+      null, null)));
+
   @AfterAll
   static void stop() {
     testKit.shutdownTestKit();
@@ -58,14 +67,21 @@ class AgentTurnTest {
   }
 
   private static EngineServices services(ScriptedModel model, boolean routeByModel) {
-    ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
-    AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks());
-    return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, new InFlight(), EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), new AgentServices(TenantPolicies.fixed(CLINIC), agent));
+    return services(model, routeByModel, new RecordingMemoryStore(), CLINIC);
   }
 
-  /** Runs a turn to its end; {@code answer} plays the model's part, if the model is called. */
+  private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
+      TenantConfig tenant) {
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
+    AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
+        new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
+    return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
+        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, new InFlight(), EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS),
+        new AgentServices(TenantPolicies.fixed(tenant), agent, memories, Executors.newVirtualThreadPerTaskExecutor()));
+  }
+
+  /** Runs a turn of user u1's session to its end; the test plays the model's part, if the model is called. */
   private static Turn run(EngineServices services, String message, int priorTurns, boolean handoff) {
     TestProbe<TurnSupervisor.Ended> session = testKit.createTestProbe();
     TestProbe<TurnFrame> subscriber = testKit.createTestProbe();
@@ -91,7 +107,10 @@ class AgentTurnTest {
   @Test
   void smallTalkIsAnsweredByTheModelWithoutRetrievalOrGaps() throws Exception {
     ScriptedModel model = new ScriptedModel();
-    Thread.ofVirtual().start(() -> uncheck(() -> answer(model, "Hello! How can I help?")));
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      answer(model, "Hello! How can I help?");
+      answer(model, "[]");
+    }));
 
     Turn turn = run(services(model, false), "hello", 0, false);
 
@@ -100,7 +119,7 @@ class AgentTurnTest {
     assertThat(turn.events().get(1)).isEqualTo(new StreamEvent.IntentRouted(Intent.CONVERSATIONAL));
     assertThat(turn.ended().outcome().gaps()).isEmpty();
     assertThat(turn.ended().outcome().agent())
-        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of()));
+        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of(), List.of()));
   }
 
   @Test
@@ -150,6 +169,7 @@ class AgentTurnTest {
     Thread.ofVirtual().start(() -> uncheck(() -> {
       answer(model, "tok0 tok1 tok2");
       answer(model, "Hi!");
+      answer(model, "no facts here");
     }));
 
     Turn turn = run(services(model, true), "thanks!", 0, false);
@@ -166,6 +186,40 @@ class AgentTurnTest {
     assertThat(turn.events()).noneMatch(event -> event instanceof StreamEvent.IntentRouted);
     assertThat(turn.text()).isEqualTo("Your message has been passed to the human agent handling this conversation.");
     assertThat(turn.ended().outcome().agent()).isEqualTo(AgentTrace.handedOff());
+  }
+
+  @Test
+  void factsNotedAfterOneTurnAreRecalledIntoTheNextTurnsPrompt() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    MemoryStore memories = new RecordingMemoryStore();
+    EngineServices services = services(model, false, memories, NO_HUMANS);
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      answer(model, "Noted, thank you.");
+      ScriptedModel.Call extraction = model.nextCall();
+      assertThat(extraction.request().messages().getFirst().content()).contains("JSON array of strings");
+      assertThat(extraction.request().question()).contains("I prefer appointments after 5 pm");
+      extraction.listener().onToken("```json\n[\"The user prefers appointments after 5 pm\"]\n```");
+      extraction.listener().onComplete(new TokenUsage(40, 12));
+    }));
+
+    Turn first = run(services, "Hi! I prefer appointments after 5 pm.", 0, false);
+
+    assertThat(first.ended().outcome().agent().memories()).containsExactly("The user prefers appointments after 5 pm");
+    assertThat(memories.list("clinic", "u1")).extracting(Memory::content)
+        .containsExactly("The user prefers appointments after 5 pm");
+
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call answering = model.nextCall();
+      assertThat(answering.request().messages().get(1).content())
+          .startsWith("What you know about this user").contains("The user prefers appointments after 5 pm");
+      answering.listener().onToken("Shall I book 6 pm?");
+      answering.listener().onComplete(new TokenUsage(50, 5));
+      answer(model, "not json");
+    }));
+    Turn second = run(services, "Can I book a checkup for Friday?", 1, false);
+    assertThat(second.ended().outcome().agent().recalled())
+        .containsExactly(memories.list("clinic", "u1").getFirst().memoryId());
+    assertThat(second.ended().outcome().agent().memories()).isEmpty();
   }
 
   private interface Step {
