@@ -23,6 +23,8 @@ public final class EscalationRules {
       Pattern.compile("\\b(talk|speak|chat|connect|transfer|put)\\b.{0,30}\\b(human|person|someone|somebody|agent|"
           + "representative|rep|operator|staff|manager|supervisor|executive)\\b", Pattern.CASE_INSENSITIVE),
       Pattern.compile("\\b(real|live|actual|human)\\s+(person|human|agent|being|support)\\b", Pattern.CASE_INSENSITIVE),
+      Pattern.compile("\\b(get|give|find|fetch)\\s+me\\s+(a\\s+|an\\s+|the\\s+|your\\s+)?(human|person|manager|supervisor|"
+          + "agent|representative|operator)\\b", Pattern.CASE_INSENSITIVE),
       Pattern.compile("\\b(customer care|representative|escalate)\\b", Pattern.CASE_INSENSITIVE));
 
   private EscalationRules() {}

@@ -45,6 +45,7 @@ class EscalationRulesTest {
     assertThat(decide(WITH_WEBHOOK, Intent.DOMAIN_QUERY, 0.1, 5, "connect me to a real person"))
         .contains(EscalationReason.USER_REQUESTED);
     assertThat(EscalationRules.asksForHuman("I want to speak to your manager")).isTrue();
+    assertThat(EscalationRules.asksForHuman("This is useless, get me a manager")).isTrue();
     assertThat(EscalationRules.asksForHuman("How do I talk about billing with my insurer?")).isFalse();
   }
 
