@@ -44,11 +44,13 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final String embeddingModel;
   private final EmbeddingModel embeddings;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
       ExecutorService ingestion, ExecutorService searching, EmbeddingModel embeddings) {
     this.embeddings = embeddings;
+    this.embeddingModel = embeddings.name();
     this.store = store;
     this.search = search;
     this.documents = documents;
@@ -115,6 +117,11 @@ public final class Knowledge implements AutoCloseable {
 
   public KnowledgeService documents() {
     return documents;
+  }
+
+  /** The name of the model every chunk is embedded with. */
+  public String embeddingModel() {
+    return embeddingModel;
   }
 
   /**

@@ -17,6 +17,7 @@ public record ColloquySettings(
     LimitsSettings limits,
     CorsSettings cors,
     AuthSettings auth,
+    EdgeSettings edge,
     AgentSettings agent) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
@@ -35,6 +36,7 @@ public record ColloquySettings(
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
         AuthSettings.create(reader),
+        EdgeSettings.create(reader),
         AgentSettings.create(reader));
   }
 

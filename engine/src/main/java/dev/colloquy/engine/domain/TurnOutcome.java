@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Everything a turn produced, journaled once when it ends: the runs, what retrieval found, the
- * gaps, the frame layout that lets its stream be replayed exactly, and the agent's decisions
+ * gaps, the frame layout that lets its stream be replayed exactly (tokens grouped per run of
+ * consecutive frames, however they were journaled: see {@link FrameMark}), and the agent's decisions
  * ({@code agent}, null for turns journaled before the agent decided anything).
  */
 public record TurnOutcome(
@@ -23,7 +24,7 @@ public record TurnOutcome(
     runs = List.copyOf(runs);
     citations = List.copyOf(citations);
     gaps = List.copyOf(gaps);
-    frames = List.copyOf(frames);
+    frames = List.copyOf(FrameMark.grouped(frames));
   }
 
   /** An outcome in which the agent decided nothing. */

@@ -84,17 +84,20 @@ class AgentTurnTest {
   /** Runs a turn of user u1's session to its end; the test plays the model's part, if the model is called. */
   private static Turn run(EngineServices services, String message, int priorTurns, boolean handoff) {
     TestProbe<TurnSupervisor.Ended> session = testKit.createTestProbe();
-    TestProbe<TurnFrame> subscriber = testKit.createTestProbe();
-    TurnPlan plan = new TurnPlan("s1", "clinic", "t-" + System.nanoTime(), "trace", message, null, List.of(),
-        List.of(new RunSpec("r1", "m")), "u1", priorTurns, handoff);
-    ActorRef<TurnSupervisor.Command> supervisor = testKit.spawn(TurnSupervisor.create(plan, services, session.ref()));
-    supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber.ref()));
+    String turnId = "t-" + System.nanoTime();
+    List<RunSpec> runs = List.of(new RunSpec("r1", "m"));
+    Transcript transcript = new Transcript("s1", turnId, "trace", runs);
+    TranscriptReader reader = TranscriptReader.read(testKit, transcript, 0);
+    TurnPlan plan = new TurnPlan("s1", "clinic", turnId, "trace", message, null, List.of(), runs, "u1", priorTurns,
+        handoff);
+    ActorRef<TurnSupervisor.Command> supervisor =
+        testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
     TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
-    List<StreamEvent> events = new ArrayList<>();
-    for (int i = 0; i < ended.outcome().frames().size(); i++) {
-      events.add(subscriber.expectMessageClass(TurnFrame.class, WAIT).event());
-    }
     supervisor.tell(new TurnSupervisor.OutcomePersisted());
+    List<StreamEvent> events = new ArrayList<>();
+    for (TurnFrame frame = reader.next(); !frame.terminal(); frame = reader.next()) {
+      events.add(frame.event());
+    }
     return new Turn(events, ended);
   }
 
