@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
@@ -188,6 +189,9 @@ public record SessionState(
       if (turn.outcome() != null) {
         for (RunOutcome run : turn.outcome().runs()) {
           usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
+        }
+        for (AgentCall call : turn.outcome().agentCalls()) {
+          usage.merge(call.provider() + "/" + call.model(), call.usage(), Usage::plus);
         }
       }
     }

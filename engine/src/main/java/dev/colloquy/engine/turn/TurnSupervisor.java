@@ -99,6 +99,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
+  private final AgentCalls agentCalls;
   private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
@@ -134,6 +135,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
     this.transcript = transcript;
+    this.agentCalls = new AgentCalls(services.llm());
     context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
     emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
     if (plan.handoff()) {
@@ -265,6 +267,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
   private Behavior<Command> onIntentKnown(IntentKnown known) {
     routed = known.routed();
+    agentCalls.add(routed.call());
     getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
     if (cancelReason != null) {
       return finishIfAllEnded(true);
@@ -327,6 +330,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     extracting = false;
     noted = memories.noted().facts();
+    agentCalls.add(memories.noted().call());
     return finishIfAllEnded(false);
   }
 
@@ -496,7 +500,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
     return routed == null ? null
-        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted);
+        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted,
+            agentCalls.list());
   }
 
   /** A run that never reported: its text is what its token frames carried. */

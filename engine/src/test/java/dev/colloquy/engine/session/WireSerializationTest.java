@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.EscalationReason;
@@ -57,7 +58,8 @@ class WireSerializationTest {
   private static final TurnOutcome AGENT_OUTCOME = new TurnOutcome(List.of(RUN), List.of(CITATION), 0.3, List.of(GAP),
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
-          List.of("m-1"), List.of("prefers email")));
+          List.of("m-1"), List.of("prefers email"), List.of(new AgentCall(AgentCall.ROUTING, "openai-compatible", "m",
+              new Usage(60, 1, 0.00002)))));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -248,6 +250,25 @@ class WireSerializationTest {
 
     assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     assertThat(((ChatSession.TurnCompleted) read).outcome().agent()).isNull();
+  }
+
+  /** The agent's trace as journaled before its own model calls were billed: the fields it had then. */
+  record TraceBeforeCalls(Intent intent, String intentSource, EscalationReason escalation, boolean handoff,
+      List<String> recalled, List<String> memories) implements CborSerializable {}
+
+  @Test
+  void aTraceJournaledBeforeTheAgentsCallsWereBilledReadsWithNone() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(AgentTrace.class);
+    byte[] journaled = serializer.toBinary(new TraceBeforeCalls(Intent.CONVERSATIONAL, AgentTrace.BY_MODEL, null, false,
+        List.of("m-1"), List.of()));
+
+    AgentTrace read = (AgentTrace) serializer.fromBinary(journaled, serializer.manifest(AgentTrace.handedOff()));
+
+    assertThat(read).isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.BY_MODEL, null, false, List.of("m-1"),
+        List.of()));
+    assertThat(read.calls()).isEmpty();
+    assertThat(read.callUsage()).isEqualTo(Usage.NONE);
   }
 
   /** An opening as journaled before chats had characters. */

@@ -13,6 +13,7 @@ import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryStore;
 import dev.colloquy.engine.agent.RecordingMemoryStore;
 import dev.colloquy.engine.agent.TenantPolicies;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
@@ -20,6 +21,7 @@ import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
@@ -72,7 +74,9 @@ class AgentTurnTest {
 
   private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
       TenantConfig tenant) {
-    ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
+            "colloquy.llm.prices { m { input-per-million = 1.0, output-per-million = 2.0 } }")
+        .withFallback(ConfigFactory.defaultReference()).resolve());
     AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
         new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
     return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
@@ -122,7 +126,8 @@ class AgentTurnTest {
     assertThat(turn.events().get(1)).isEqualTo(new StreamEvent.IntentRouted(Intent.CONVERSATIONAL));
     assertThat(turn.ended().outcome().gaps()).isEmpty();
     assertThat(turn.ended().outcome().agent())
-        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of(), List.of()));
+        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of(), List.of(),
+            List.of(new AgentCall(AgentCall.EXTRACTION, "scripted", "m", new Usage(10, 2, 14e-6)))));
   }
 
   @Test
@@ -223,6 +228,32 @@ class AgentTurnTest {
     assertThat(second.ended().outcome().agent().recalled())
         .containsExactly(memories.list("clinic", "u1").getFirst().memoryId());
     assertThat(second.ended().outcome().agent().memories()).isEmpty();
+  }
+
+  @Test
+  void theAgentsOwnModelCallsArePricedAndBilledWithTheTurn() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call routing = model.nextCall();
+      routing.listener().onToken("conversational");
+      routing.listener().onComplete(new TokenUsage(60, 1));
+      answer(model, "Good evening!");
+      ScriptedModel.Call extraction = model.nextCall();
+      extraction.listener().onToken("[]");
+      extraction.listener().onComplete(new TokenUsage(40, 3));
+    }));
+
+    Turn turn = run(services(model, true), "Good evening", 0, false);
+
+    assertThat(turn.ended().outcome().agent().calls()).containsExactly(
+        new AgentCall(AgentCall.ROUTING, "scripted", "m", new Usage(60, 1, 62e-6)),
+        new AgentCall(AgentCall.EXTRACTION, "scripted", "m", new Usage(40, 3, 46e-6)));
+    Usage answerUsage = turn.ended().outcome().runs().getFirst().usage();
+    assertThat(answerUsage).isEqualTo(new Usage(10, 2, 14e-6));
+    Usage billed = ((TurnEnding.Completed) turn.ended().ending()).usage();
+    assertThat(billed.promptTokens()).isEqualTo(110);
+    assertThat(billed.completionTokens()).isEqualTo(6);
+    assertThat(billed.costUsd()).isCloseTo(122e-6, org.assertj.core.data.Offset.offset(1e-12));
   }
 
   private interface Step {
