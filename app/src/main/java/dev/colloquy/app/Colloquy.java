@@ -7,6 +7,7 @@ import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.lingua.LinguaLanguageDetection;
 import dev.colloquy.engine.agent.ConfiguredPolicies;
 import dev.colloquy.engine.agent.MemoryStore;
 import dev.colloquy.http.agent.MemoryRoutes;
@@ -131,7 +132,7 @@ public final class Colloquy implements AutoCloseable {
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
               settings.limits().maxTokens()),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
-              settings.agent(), memories, blocking));
+              settings.agent(), memories, blocking, LinguaLanguageDetection.of(settings.language())));
       ChatSession.init(system, services);
       TenantConfiguration.init(system, tenantDefaults, models.names());
       Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);

@@ -51,7 +51,8 @@ public final class CanonicalEvents {
 
   record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
 
-  record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
+  /** {@code language}: the ISO 639-1 code the message was detected in, null when unknown. */
+  record IntentRouted(String sessionId, String turnId, String traceId, String intent, String language) {}
 
   record Escalated(String sessionId, String turnId, String traceId, String reason) {}
 
@@ -95,7 +96,7 @@ public final class CanonicalEvents {
             UsageJson.toApi(run.usage()), run.latencyMs());
       }
       case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
-      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
+      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName(), e.language());
       case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));

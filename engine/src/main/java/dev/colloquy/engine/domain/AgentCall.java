@@ -12,6 +12,8 @@ public record AgentCall(String step, String provider, String model, Usage usage)
 
   public static final String ROUTING = "routing";
   public static final String EXTRACTION = "extraction";
+  /** The message translated into the tenant's language; the answer's translation back is part of its run. */
+  public static final String TRANSLATION = "translation";
 
   public AgentCall {
     usage = usage == null ? Usage.NONE : usage;

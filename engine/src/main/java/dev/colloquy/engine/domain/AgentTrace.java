@@ -8,8 +8,10 @@ import java.util.List;
  * shows it: how the message was routed and by whom ({@code model} or {@code offline}), whether the
  * turn escalated the session, whether it only forwarded the message to a human (hand-off), the ids
  * of the user's memories it recalled into the prompt, the facts it noted about the user afterwards,
- * and its own model calls ({@code calls}: routing, extraction, …, billed with the turn; none in turns
- * journaled before they were). Turns journaled before the agent existed have no trace.
+ * its own model calls ({@code calls}: routing, extraction, …, billed with the turn; none in turns
+ * journaled before they were), and the language the message was detected in ({@code language}, an
+ * ISO 639-1 code; null when unknown or not detected). Turns journaled before the agent existed have
+ * no trace.
  */
 public record AgentTrace(
     Intent intent,
@@ -18,7 +20,8 @@ public record AgentTrace(
     boolean handoff,
     List<String> recalled,
     List<String> memories,
-    List<AgentCall> calls)
+    List<AgentCall> calls,
+    String language)
     implements CborSerializable {
 
   public static final String BY_MODEL = "model";
@@ -30,10 +33,10 @@ public record AgentTrace(
     calls = calls == null ? List.of() : List.copyOf(calls);
   }
 
-  /** A trace without model calls of the agent's own. */
+  /** A trace without model calls of the agent's own and without a detected language. */
   public AgentTrace(Intent intent, String intentSource, EscalationReason escalation, boolean handoff,
       List<String> recalled, List<String> memories) {
-    this(intent, intentSource, escalation, handoff, recalled, memories, List.of());
+    this(intent, intentSource, escalation, handoff, recalled, memories, List.of(), null);
   }
 
   /** What the agent's own model calls used, all together. */
@@ -43,6 +46,6 @@ public record AgentTrace(
 
   /** A turn of a session in hand-off: the message went to a human, the agent decided nothing. */
   public static AgentTrace handedOff() {
-    return new AgentTrace(null, null, null, true, List.of(), List.of(), List.of());
+    return new AgentTrace(null, null, null, true, List.of(), List.of(), List.of(), null);
   }
 }

@@ -310,7 +310,7 @@ public final class Transcript {
           RunOutcome run = outcome.runs().get(mark.run());
           record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
         }
-        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
+        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent(), outcome.agent().language()));
         case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
       }
     }

@@ -27,6 +27,12 @@ public record TurnPlan(
     runs = List.copyOf(runs);
   }
 
+  /** This plan with the message the agent works with instead (the language middleware's translation). */
+  public TurnPlan withMessage(String agentMessage) {
+    return new TurnPlan(sessionId, tenantId, turnId, traceId, agentMessage, persona, history, runs, userId, priorTurns,
+        handoff);
+  }
+
   /** A turn of a tenant-wide session that no human has. */
   public TurnPlan(String sessionId, String tenantId, String turnId, String traceId, String message, String persona,
       List<ChatMessage> history, List<RunSpec> runs) {

@@ -6,6 +6,8 @@ import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
 import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.LanguageStep;
+import dev.colloquy.engine.agent.TranslatedAnswers;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryExtraction;
 import dev.colloquy.engine.agent.MemoryRecall;
@@ -68,6 +70,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
+  private record LanguageKnown(LanguageStep.Detected detected) implements Command {}
+
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
@@ -93,7 +97,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
-  private final TurnPlan plan;
+  /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
+  private TurnPlan plan;
   private final EngineServices services;
   private final ActorRef<Ended> session;
   private final TimerScheduler<Command> timers;
@@ -106,6 +111,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** The message's language and whether it and the answers are translated; null until known, and in a hand-off. */
+  private LanguageStep.Detected language;
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
   private IntentRouter.Routed routed;
   private EscalationReason escalation;
@@ -141,7 +148,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (plan.handoff()) {
       retrievalEnded = true;
     } else {
-      route(context);
+      detectLanguage(context);
     }
     if (remembersUser()) {
       context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
@@ -168,6 +175,29 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         logContext(plan),
         Behaviors.setup(context -> Behaviors.withTimers(
             timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
+  }
+
+  /** The language middleware runs first: routing and everything after it read the message it reports. */
+  private void detectLanguage(ActorContext<Command> context) {
+    String model = plan.runs().getFirst().model();
+    Optional<ChatModel> translator = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(model);
+    context.spawn(
+        Behaviors.withMdc(LanguageStep.Command.class, logContext(plan),
+            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, services.agent(),
+                context.messageAdapter(LanguageStep.Detected.class, LanguageKnown::new))),
+        "language");
+  }
+
+  private Behavior<Command> onLanguageKnown(LanguageKnown known) {
+    language = known.detected();
+    agentCalls.add(language.call());
+    plan = plan.withMessage(language.message());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    route(getContext());
+    return this;
   }
 
   private void route(ActorContext<Command> context) {
@@ -204,6 +234,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(ReadersChanged.class, this::onReadersChanged)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(LanguageKnown.class, this::onLanguageKnown)
         .onMessage(IntentKnown.class, this::onIntentKnown)
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
@@ -272,7 +303,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }
-    emit(new StreamEvent.IntentRouted(routed.intent()));
+    emit(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
     if (routed.intent() == Intent.DOMAIN_QUERY) {
       retrieve();
     } else {
@@ -392,8 +423,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
   }
 
-  /** The model of a run, or the agent itself when no model may answer this message. */
+  /** Who answers a run, its answers translated back into the user's language when the language step says so. */
   private ChatModel answerer(RunSpec run) {
+    ChatModel answerer = chosenAnswerer(run);
+    Optional<ChatModel> translator = run.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(run.model());
+    if (language == null || !language.translatesAnswers() || translator.isEmpty()) {
+      return answerer;
+    }
+    return new TranslatedAnswers(answerer, translator.get(), run.model(), language.agentLanguage(),
+        language.answerLanguage());
+  }
+
+  /** The model of a run, or the agent itself when no model may answer this message. */
+  private ChatModel chosenAnswerer(RunSpec run) {
     if (plan.handoff()) {
       return new CannedReply(AgentReplies.forwarded());
     }
@@ -501,7 +544,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
     return routed == null ? null
         : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted,
-            agentCalls.list());
+            agentCalls.list(), language == null ? null : language.language());
   }
 
   /** A run that never reported: its text is what its token frames carried. */

@@ -59,7 +59,7 @@ class WireSerializationTest {
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
           List.of("m-1"), List.of("prefers email"), List.of(new AgentCall(AgentCall.ROUTING, "openai-compatible", "m",
-              new Usage(60, 1, 0.00002)))));
+              new Usage(60, 1, 0.00002))), "fr"));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -91,6 +91,7 @@ class WireSerializationTest {
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
+        new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY, "fr"),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
@@ -252,7 +253,7 @@ class WireSerializationTest {
     assertThat(((ChatSession.TurnCompleted) read).outcome().agent()).isNull();
   }
 
-  /** The agent's trace as journaled before its own model calls were billed: the fields it had then. */
+  /** The agent's trace as journaled before its own model calls were billed and languages detected: the fields it had then. */
   record TraceBeforeCalls(Intent intent, String intentSource, EscalationReason escalation, boolean handoff,
       List<String> recalled, List<String> memories) implements CborSerializable {}
 
@@ -268,6 +269,7 @@ class WireSerializationTest {
     assertThat(read).isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.BY_MODEL, null, false, List.of("m-1"),
         List.of()));
     assertThat(read.calls()).isEmpty();
+    assertThat(read.language()).isNull();
     assertThat(read.callUsage()).isEqualTo(Usage.NONE);
   }
 

@@ -211,7 +211,7 @@ class ReadModelUpdatesTest {
         RunOutcome.Status.COMPLETED, "Thirty days.", MAIN_USAGE)), List.of(), 0.8, List.of(), List.of(), 3000,
         new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, null, false, List.of(), List.of(), List.of(
             new AgentCall(AgentCall.ROUTING, "openai-compatible", "gpt-main", new Usage(60, 1, 0.0001)),
-            new AgentCall(AgentCall.EXTRACTION, "openai-compatible", "gpt-mini", new Usage(40, 5, 0.00001)))));
+            new AgentCall(AgentCall.EXTRACTION, "openai-compatible", "gpt-mini", new Usage(40, 5, 0.00001))), "en"));
 
     apply(opened(), accepted("t-1", "m-user"), new ChatSession.TurnCompleted("t-1", "m-answer", routedAndAnswered, ENDED));
 
