@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.config.ProviderSettings;
+import dev.colloquy.config.SettingsException;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.model.ChatModel;
@@ -13,6 +15,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredModelChoice;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
@@ -44,8 +47,8 @@ import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -86,10 +89,14 @@ public final class Colloquy implements AutoCloseable {
     this.operations = operations;
   }
 
-  /** Loads the configuration: overrides, then COLLOQUY_SEED_NODES, then system properties, application.conf with its environment variables, reference.conf. */
+  /**
+   * Loads the configuration: overrides, then COLLOQUY_SEED_NODES and the COLLOQUY_PROVIDER_* variables,
+   * then system properties, application.conf with its environment variables, reference.conf.
+   */
   public static Config loadConfig(Config overrides) {
     ConfigFactory.invalidateCaches();
-    return overrides.withFallback(SeedNodes.fromEnvironment()).withFallback(ConfigFactory.load());
+    return overrides.withFallback(SeedNodes.fromEnvironment()).withFallback(ProviderVariables.fromEnvironment())
+        .withFallback(ConfigFactory.load());
   }
 
   public static Colloquy start(Config overrides) {
@@ -131,8 +138,10 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
+      SessionGateway sessionGateway = new SessionGateway(system, settings.http().askTimeout(),
+          new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
+          new SessionRoutes(sessionGateway, settings.http(),
               operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
@@ -154,7 +163,7 @@ public final class Colloquy implements AutoCloseable {
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
       GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
-          binding.localAddress().getPort(), settings.llm().modelNames(),
+          binding.localAddress().getPort(), models.ids(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
       return new Colloquy(settings, database, system, binding, blocking, knowledge, operations);
     } catch (Exception e) {
@@ -198,18 +207,22 @@ public final class Colloquy implements AutoCloseable {
     }
   }
 
+  /**
+   * Every provider's models, then the offline responder. A default model that names none of them
+   * stops the start like any invalid setting.
+   */
   public static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
-    Map<String, ChatModel> models = new LinkedHashMap<>();
-    if (llm.configured()) {
-      OpenAiChatModel endpoint = new OpenAiChatModel(llm, blocking);
-      for (String name : llm.modelNames()) {
-        if (!name.equals(LlmSettings.OFFLINE_MODEL)) {
-          models.put(name, endpoint);
-        }
-      }
+    List<ModelCatalog.Entry> entries = new ArrayList<>();
+    for (ProviderSettings provider : llm.providers()) {
+      OpenAiChatModel endpoint = new OpenAiChatModel(provider, blocking);
+      provider.models().forEach(model -> entries.add(new ModelCatalog.Entry(provider.name(), model, endpoint)));
     }
-    models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
-    return new ModelCatalog(models, llm.defaultModel());
+    entries.add(new ModelCatalog.Entry(OfflineResponder.PROVIDER, LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking)));
+    try {
+      return new ModelCatalog(entries, llm.defaultModel());
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException("colloquy.llm.default-model", "COLLOQUY_LLM_DEFAULT_MODEL", e.getMessage());
+    }
   }
 
   public int port() {

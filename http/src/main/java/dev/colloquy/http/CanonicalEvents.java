@@ -49,7 +49,8 @@ public final class CanonicalEvents {
   record RunCompleted(String sessionId, String turnId, String traceId, String runId, String provider, String model,
       String text, UsageJson usage, long latencyMs) {}
 
-  record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
+  record RunFailed(String sessionId, String turnId, String traceId, String runId, String provider, String model,
+      String code, String message) {}
 
   record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
       long latencyMs, UsageJson usage) {}
@@ -88,7 +89,8 @@ public final class CanonicalEvents {
         yield new RunCompleted(session, turn, trace, run.runId(), run.provider(), run.model(), run.text(),
             UsageJson.toApi(run.usage()), run.latencyMs());
       }
-      case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
+      case StreamEvent.RunFailed e ->
+          new RunFailed(session, turn, trace, e.runId(), e.provider(), e.model(), e.code(), e.message());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
       case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());

@@ -442,7 +442,8 @@ public final class ChatSession
     Instant now = Instant.now();
     String turnId = start.turnId() != null ? start.turnId() : UUID.randomUUID().toString();
     List<String> models = start.models().isEmpty() ? List.of(services.models().defaultModel()) : start.models();
-    List<RunSpec> runs = models.stream().map(model -> new RunSpec(UUID.randomUUID().toString(), model)).toList();
+    List<RunSpec> runs = models.stream().map(model -> services.models().resolve(model).orElseThrow())
+        .map(model -> new RunSpec(UUID.randomUUID().toString(), model.provider(), model.model())).toList();
     List<Event> events = new ArrayList<>();
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
@@ -474,7 +475,8 @@ public final class ChatSession
     for (String model : start.models()) {
       if (!services.models().contains(model)) {
         return new Rejected(UNKNOWN_MODEL,
-            "Unknown model '" + model + "'; known models: " + services.models().names(), null);
+            "Unknown model '" + model + "'; known models (as provider/model or by the plain name): "
+                + services.models().ids(), null);
       }
     }
     return null;

@@ -98,10 +98,7 @@ public final class Transcript {
           yield new StreamEvent.Token(run.runId(), run.text().substring(start, start + mark.length()));
         }
         case RUN_COMPLETED -> new StreamEvent.RunCompleted(outcome.runs().get(mark.run()));
-        case RUN_FAILED -> {
-          RunOutcome run = outcome.runs().get(mark.run());
-          yield new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage());
-        }
+        case RUN_FAILED -> StreamEvent.RunFailed.of(outcome.runs().get(mark.run()));
       };
       record(event, mark);
     }

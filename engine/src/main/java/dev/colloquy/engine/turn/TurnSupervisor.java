@@ -15,6 +15,7 @@ import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -242,7 +243,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
-      ChatModel model = services.models().find(run.model()).orElseThrow();
+      ChatModel model = services.models().find(run.provider(), run.model()).orElseThrow().chat();
       ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
@@ -270,7 +271,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     avatars.remove(ended.runIndex());
     switch (outcome.status()) {
       case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
-      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
+      case FAILED -> emit(StreamEvent.RunFailed.of(outcome),
           new FrameMark(FrameMark.Kind.RUN_FAILED, ended.runIndex(), 0));
       case CANCELLED -> { }
     }
@@ -348,7 +349,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** A run that never reported: its text is what its token frames carried. */
   private RunOutcome unreported(RunSpec run) {
     String text = transcript.tokensOf(run.runId());
-    String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+    String provider = services.models().find(run.provider(), run.model())
+        .map(ModelCatalog.Entry::provider).orElse("unknown");
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }

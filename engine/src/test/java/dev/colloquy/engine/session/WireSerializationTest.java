@@ -81,7 +81,7 @@ class WireSerializationTest {
         new StreamEvent.Token("r1", "\u2028 \r\n\u0000 token"),
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
-        new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -94,7 +94,7 @@ class WireSerializationTest {
   void everyReplyRoundTrips() {
     SessionState state = SessionState.empty("s1")
         .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode().put("a", 1), AT))
-        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT))
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
@@ -124,7 +124,7 @@ class WireSerializationTest {
     List<ChatSession.Event> events = List.of(
         new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
         new ChatSession.SessionRenamed("title", AT),
-        new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
+        new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
         new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
@@ -171,6 +171,27 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+  }
+
+  /** A run as journaled before runs named their provider. */
+  record RunSpecWithoutProvider(String runId, String model) {}
+
+  /** An accepted turn as journaled before runs named their provider: its type id and its fields then. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnAccepted")
+  record TurnAcceptedWithoutProviders(String turnId, String idempotencyKey, String traceId, String userMessageId,
+      String message, List<RunSpecWithoutProvider> runs, Instant at) implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeRunsNamedTheirProviderReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnAccepted.class);
+    byte[] journaled = serializer.toBinary(new TurnAcceptedWithoutProviders("t1", null, "trace", "u1", "hi",
+        List.of(new RunSpecWithoutProvider("r1", "gpt-main")), AT));
+    ChatSession.TurnAccepted now = new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi",
+        List.of(new RunSpec("r1", null, "gpt-main")), AT);
+
+    assertThat(serializer.fromBinary(journaled, serializer.manifest(now))).isEqualTo(now);
   }
 
   @Test

@@ -39,7 +39,7 @@ class AvatarTest {
 
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
     ChatRequest request = new ChatRequest("m", List.of(), List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, llm, supervisor.ref()));
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, llm, supervisor.ref()));
   }
 
   @Test

@@ -60,7 +60,7 @@ class TurnSupervisorTest {
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
     TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "hello", null, List.of(),
-        List.of(new RunSpec("r1", "m")));
+        List.of(new RunSpec("r1", "scripted", "m")));
     ActorRef<TurnSupervisor.Command> supervisor = testKit.spawn(TurnSupervisor.create(plan, services, session.ref()));
     supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber.ref()));
     return supervisor;

@@ -12,6 +12,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.config.ProviderSettings;
 import dev.colloquy.engine.model.ChatListener;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
@@ -37,17 +38,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class OpenAiChatModel implements ChatModel {
 
-  public static final String PROVIDER = "openai-compatible";
-
   private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
 
+  private final String provider;
   private final OpenAIClient client;
   private final Executor executor;
 
+  /** The first provider of {@code settings}. */
   public OpenAiChatModel(LlmSettings settings, Executor executor) {
+    this(settings.providers().getFirst(), executor);
+  }
+
+  public OpenAiChatModel(ProviderSettings settings, Executor executor) {
+    this.provider = settings.name();
     this.client =
         OpenAIOkHttpClient.builder()
-            .baseUrl(settings.baseUrl().orElseThrow())
+            .baseUrl(settings.baseUrl())
             // Local servers (Ollama, llama.cpp) take no key, but the client insists on one.
             .apiKey(settings.apiKey().orElse("not-needed"))
             .maxRetries(settings.maxRetries())
@@ -63,7 +69,7 @@ public final class OpenAiChatModel implements ChatModel {
 
   @Override
   public String provider() {
-    return PROVIDER;
+    return provider;
   }
 
   @Override

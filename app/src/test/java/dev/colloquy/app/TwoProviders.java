@@ -1,0 +1,116 @@
+package dev.colloquy.app;
+
+import dev.colloquy.mockllm.FailureMode;
+import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.mockllm.MockLlmSettings;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real Colloquy with two model providers, each its own mock model server on its own port:
+ * {@code alpha} (the endpoint of {@code colloquy.llm.base-url}) serves {@code mock}; {@code beta} (a
+ * block of {@code colloquy.llm.providers}) serves {@code mock} at ten times alpha's price and
+ * {@code flaky}, which streams {@value #FLAKY_TOKENS} tokens and then breaks off; {@code gamma} points
+ * at a port nobody listens on.
+ */
+final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
+
+  static final String ALPHA = "alpha";
+  static final String BETA = "beta";
+  static final String GAMMA = "gamma";
+  static final String FLAKY = "flaky";
+  static final int FLAKY_TOKENS = 3;
+  /** US dollars per million prompt and completion tokens. */
+  static final double ALPHA_IN = 1, ALPHA_OUT = 2, BETA_IN = 10, BETA_OUT = 20;
+
+  private final MockLlmSettings alphaSettings;
+  private Path dataDir;
+  private MockLlmServer alpha;
+  private MockLlmServer beta;
+  private Colloquy colloquy;
+  private Api api;
+
+  private TwoProviders(MockLlmSettings alphaSettings) {
+    this.alphaSettings = alphaSettings;
+  }
+
+  static TwoProviders start() {
+    return new TwoProviders(TestColloquy.fastMock());
+  }
+
+  /** Alpha answers with these settings (say, slowly); beta as always. */
+  static TwoProviders withAlpha(MockLlmSettings alphaSettings) {
+    return new TwoProviders(alphaSettings);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    dataDir = Files.createTempDirectory("colloquy-providers");
+    alpha = MockLlmServer.start(alphaSettings, "127.0.0.1", 0);
+    beta = MockLlmServer.start(MockLlmSettings.defaults().withTokens(12)
+        .failing(FailureMode.MID_STREAM, FLAKY).withFailAfterTokens(FLAKY_TOKENS), "127.0.0.1", 0);
+    colloquy = TestColloquy.start(alpha, dataDir, Map.of(
+        "colloquy.llm.provider", ALPHA,
+        "colloquy.llm.extra-models", List.of(),
+        "colloquy.llm.prices.mock", Map.of("input-per-million", ALPHA_IN, "output-per-million", ALPHA_OUT),
+        "colloquy.llm.providers." + BETA, Map.of("base-url", beta.baseUrl(), "models", List.of("mock", FLAKY),
+            "max-retries", 0,
+            "prices", Map.of("mock", Map.of("input-per-million", BETA_IN, "output-per-million", BETA_OUT))),
+        "colloquy.llm.providers." + GAMMA, Map.of("base-url", "http://127.0.0.1:" + closedPort() + "/v1",
+            "models", List.of("unreachable"), "max-retries", 0, "connect-timeout", "2s")));
+    api = TestColloquy.api(colloquy);
+  }
+
+  /** A port that was free a moment ago: nothing listens there. */
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws IOException {
+    if (colloquy != null) {
+      colloquy.close();
+    }
+    if (alpha != null) {
+      alpha.close();
+    }
+    if (beta != null) {
+      beta.close();
+    }
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+
+  MockLlmServer alpha() {
+    return alpha;
+  }
+
+  MockLlmServer beta() {
+    return beta;
+  }
+
+  Colloquy colloquy() {
+    return colloquy;
+  }
+
+  Api api() {
+    return api;
+  }
+
+  /** What {@code tokens} cost at a price in US dollars per million. */
+  static double cost(long promptTokens, long completionTokens, double in, double out) {
+    return (promptTokens * in + completionTokens * out) / 1_000_000.0;
+  }
+}
