@@ -29,6 +29,8 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.dialect.ErrorShapes;
+import dev.colloquy.http.dialect.OpenAiRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
@@ -140,6 +142,8 @@ public final class Colloquy implements AutoCloseable {
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       SessionGateway sessionGateway = new SessionGateway(system, settings.http().askTimeout(),
           new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
+      OpenAiRoutes openAiRoutes = new OpenAiRoutes(sessionGateway, models, settings.http(), operations.metrics());
+      ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(sessionGateway, settings.http(),
               operations.metrics()),
@@ -147,7 +151,7 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), openAiRoutes.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,
@@ -157,7 +161,7 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(routes.route()))
+          .bind(new OpenStreams(streams).track(dialectErrors.route(routes::route)))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);

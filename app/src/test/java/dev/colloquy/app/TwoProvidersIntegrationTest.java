@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TwoProvidersIntegrationTest {
 
   @RegisterExtension
-  static final TwoProviders app = TwoProviders.start();
+  static final MockProviders app = MockProviders.start();
 
   @Test
   void bothProvidersStreamAndEachRunIsPricedByItsProvider() throws Exception {
@@ -42,8 +42,8 @@ class TwoProvidersIntegrationTest {
       assertThat(run.text("model")).isEqualTo("mock");
       assertThat(run.text("run_id")).isEqualTo(runIds.get(alpha ? 0 : 1));
       assertThat(usage.path("cost_usd").asDouble()).as(run.data()).isPositive().isCloseTo(
-          TwoProviders.cost(usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong(),
-              alpha ? TwoProviders.ALPHA_IN : TwoProviders.BETA_IN, alpha ? TwoProviders.ALPHA_OUT : TwoProviders.BETA_OUT),
+          MockProviders.cost(usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong(),
+              alpha ? MockProviders.ALPHA_IN : MockProviders.BETA_IN, alpha ? MockProviders.ALPHA_OUT : MockProviders.BETA_OUT),
           within(1e-12));
     }
     assertThat(app.alpha().stats().chatRequests().getLast().path("model").asText()).isEqualTo("mock");
@@ -62,7 +62,7 @@ class TwoProvidersIntegrationTest {
 
     List<String> runIds = ids(events.getFirst().json().path("run_ids"));
     assertThat(events).filteredOn(event -> event.event().equals("token") && event.text("run_id").equals(runIds.get(1)))
-        .as("beta streamed before it broke off").hasSize(TwoProviders.FLAKY_TOKENS);
+        .as("beta streamed before it broke off").hasSize(MockProviders.FLAKY_TOKENS);
     SseEvent completed = single(events, "run.completed");
     assertThat(completed.text("provider")).isEqualTo("alpha");
     List<SseEvent> failed = events.stream().filter(event -> event.event().equals("run.failed")).toList();

@@ -24,8 +24,8 @@ public final class CanonicalEvents {
     }
   }
 
-  record CitationJson(String documentId, String source, String section, int chunkIndex, double score) {
-    static List<CitationJson> toApi(List<Citation> citations) {
+  public record CitationJson(String documentId, String source, String section, int chunkIndex, double score) {
+    public static List<CitationJson> toApi(List<Citation> citations) {
       return citations.stream()
           .map(c -> new CitationJson(c.documentId(), c.source(), c.section(), c.chunkIndex(), c.score()))
           .toList();

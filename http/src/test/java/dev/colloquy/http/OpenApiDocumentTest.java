@@ -74,7 +74,10 @@ class OpenApiDocumentTest {
       Map.entry("/openapi.yaml", Set.of("get")),
       Map.entry("/v1/admin/tenants", Set.of("get", "post")),
       Map.entry("/v1/admin/tenants/{tenant_id}/keys", Set.of("post")),
-      Map.entry("/v1/admin/keys/{key_id}", Set.of("delete"))));
+      Map.entry("/v1/admin/keys/{key_id}", Set.of("delete")),
+      // The OpenAI-compatible dialect (dev.colloquy.http.dialect.OpenAiRoutes).
+      Map.entry("/v1/chat/completions", Set.of("post")),
+      Map.entry("/v1/models", Set.of("get"))));
 
   private static final Set<String> HTTP_METHODS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");

@@ -13,6 +13,7 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
 import dev.colloquy.engine.turn.Transcript;
@@ -61,9 +62,23 @@ public final class ChatSession
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null. */
-  public record Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo)
-      implements Command {}
+  /**
+   * Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null.
+   * {@code context} is a conversation the session starts from (a client that kept its own history
+   * hands it over): its messages come before the session's own turns in every prompt.
+   */
+  public record Open(String tenantId, String userId, String persona, JsonNode metadata, List<ChatMessage> context,
+      ActorRef<SessionAnswer> replyTo) implements Command {
+
+    public Open {
+      context = List.copyOf(context);
+    }
+
+    /** A session that starts from nothing. */
+    public Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) {
+      this(tenantId, userId, persona, metadata, List.of(), replyTo);
+    }
+  }
 
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
 
@@ -181,8 +196,20 @@ public final class ChatSession
 
   /** {@code userId} is null for a session of the whole tenant, as for every session journaled before sessions had users. */
   public record SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
-      Instant at)
-      implements Event {}
+      Instant at, List<ChatMessage> context)
+      implements Event {
+
+    /** An opening journaled before sessions could start from a conversation has none. */
+    public SessionOpened {
+      context = context == null ? List.of() : List.copyOf(context);
+    }
+
+    /** A session that starts from nothing. */
+    public SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
+        Instant at) {
+      this(sessionId, tenantId, userId, persona, metadata, at, List.of());
+    }
+  }
 
   public record SessionRenamed(String title, Instant at) implements Event {}
 
@@ -400,7 +427,8 @@ public final class ChatSession
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(), Instant.now()))
+        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(),
+            Instant.now(), open.context()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }

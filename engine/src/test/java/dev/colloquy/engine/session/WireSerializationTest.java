@@ -19,6 +19,7 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.model.ChatMessage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,8 @@ class WireSerializationTest {
   void everyEventRoundTripsWithItsFullPayload() {
     List<ChatSession.Event> events = List.of(
         new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.SessionOpened("s1", "default", "u1", "Be brief.", JsonNodeFactory.instance.objectNode(), AT,
+            List.of(ChatMessage.user("earlier"), ChatMessage.assistant("an answer"))),
         new ChatSession.SessionRenamed("title", AT),
         new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
@@ -171,6 +174,7 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+    assertThat(recovered.history(20)).isEmpty();
   }
 
   /** A run as journaled before runs named their provider. */

@@ -75,6 +75,10 @@ public final class RateLimits extends AllDirectives {
         && path.get(5).equals("events")) {
       return LimitKind.STREAM;
     }
+    // The OpenAI dialect's completion is a turn that holds its model call, streamed or not, until it ends.
+    if (request.method().equals(HttpMethods.POST) && path.equals(List.of("v1", "chat", "completions"))) {
+      return LimitKind.STREAM;
+    }
     return LimitKind.REQUEST;
   }
 

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -16,17 +17,20 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real Colloquy with two model providers, each its own mock model server on its own port:
+ * A real Colloquy with several model providers, each a mock model server on its own port:
  * {@code alpha} (the endpoint of {@code colloquy.llm.base-url}) serves {@code mock}; {@code beta} (a
  * block of {@code colloquy.llm.providers}) serves {@code mock} at ten times alpha's price and
- * {@code flaky}, which streams {@value #FLAKY_TOKENS} tokens and then breaks off; {@code gamma} points
- * at a port nobody listens on.
+ * {@code flaky}, which streams {@value #FLAKY_TOKENS} tokens and then breaks off; {@code slow} serves
+ * {@code mock} for about {@value #SLOW_TURN_SECONDS} s a turn; {@code gamma} points at a port nobody
+ * listens on.
  */
-final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
+final class MockProviders implements BeforeAllCallback, AfterAllCallback {
 
   static final String ALPHA = "alpha";
   static final String BETA = "beta";
   static final String GAMMA = "gamma";
+  static final String SLOW = "slow";
+  static final int SLOW_TURN_SECONDS = 5;
   static final String FLAKY = "flaky";
   static final int FLAKY_TOKENS = 3;
   /** US dollars per million prompt and completion tokens. */
@@ -36,20 +40,21 @@ final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
   private Path dataDir;
   private MockLlmServer alpha;
   private MockLlmServer beta;
+  private MockLlmServer slow;
   private Colloquy colloquy;
   private Api api;
 
-  private TwoProviders(MockLlmSettings alphaSettings) {
+  private MockProviders(MockLlmSettings alphaSettings) {
     this.alphaSettings = alphaSettings;
   }
 
-  static TwoProviders start() {
-    return new TwoProviders(TestColloquy.fastMock());
+  static MockProviders start() {
+    return new MockProviders(TestColloquy.fastMock());
   }
 
-  /** Alpha answers with these settings (say, slowly); beta as always. */
-  static TwoProviders withAlpha(MockLlmSettings alphaSettings) {
-    return new TwoProviders(alphaSettings);
+  /** Alpha answers with these settings; the others as always. */
+  static MockProviders withAlpha(MockLlmSettings alphaSettings) {
+    return new MockProviders(alphaSettings);
   }
 
   @Override
@@ -58,6 +63,8 @@ final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
     alpha = MockLlmServer.start(alphaSettings, "127.0.0.1", 0);
     beta = MockLlmServer.start(MockLlmSettings.defaults().withTokens(12)
         .failing(FailureMode.MID_STREAM, FLAKY).withFailAfterTokens(FLAKY_TOKENS), "127.0.0.1", 0);
+    slow = MockLlmServer.start(MockLlmSettings.defaults().withTokens(SLOW_TURN_SECONDS * 20)
+        .withDelays(Duration.ofMillis(50), Duration.ofMillis(50)), "127.0.0.1", 0);
     colloquy = TestColloquy.start(alpha, dataDir, Map.of(
         "colloquy.llm.provider", ALPHA,
         "colloquy.llm.extra-models", List.of(),
@@ -65,6 +72,7 @@ final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
         "colloquy.llm.providers." + BETA, Map.of("base-url", beta.baseUrl(), "models", List.of("mock", FLAKY),
             "max-retries", 0,
             "prices", Map.of("mock", Map.of("input-per-million", BETA_IN, "output-per-million", BETA_OUT))),
+        "colloquy.llm.providers." + SLOW, Map.of("base-url", slow.baseUrl(), "models", List.of("mock")),
         "colloquy.llm.providers." + GAMMA, Map.of("base-url", "http://127.0.0.1:" + closedPort() + "/v1",
             "models", List.of("unreachable"), "max-retries", 0, "connect-timeout", "2s")));
     api = TestColloquy.api(colloquy);
@@ -87,6 +95,9 @@ final class TwoProviders implements BeforeAllCallback, AfterAllCallback {
     }
     if (beta != null) {
       beta.close();
+    }
+    if (slow != null) {
+      slow.close();
     }
     try (Stream<Path> files = Files.walk(dataDir)) {
       files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
