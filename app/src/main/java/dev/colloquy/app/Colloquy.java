@@ -30,6 +30,7 @@ import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
 import dev.colloquy.http.dialect.ErrorShapes;
+import dev.colloquy.http.dialect.FanOutRoutes;
 import dev.colloquy.http.dialect.OpenAiRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
@@ -39,6 +40,7 @@ import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
+import dev.colloquy.persistence.dialect.JdbcTurnSessions;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
@@ -143,6 +145,8 @@ public final class Colloquy implements AutoCloseable {
       SessionGateway sessionGateway = new SessionGateway(system, settings.http().askTimeout(),
           new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
       OpenAiRoutes openAiRoutes = new OpenAiRoutes(sessionGateway, models, settings.http(), operations.metrics());
+      FanOutRoutes fanOutRoutes = new FanOutRoutes(sessionGateway,
+          new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC());
       ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(sessionGateway, settings.http(),
@@ -151,7 +155,8 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId), openAiRoutes.route(principal, traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), openAiRoutes.route(principal, traceId),
+              fanOutRoutes.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,

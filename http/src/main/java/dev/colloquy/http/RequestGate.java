@@ -50,14 +50,16 @@ final class RequestGate extends AllDirectives {
     String path = request.getUri().path();
     return request.method().equals(HttpMethods.POST)
         && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/")
-            || path.equals(CHAT_COMPLETIONS));
+            || path.equals(CHAT_COMPLETIONS) || path.equals(CONVERSATIONS));
   }
 
   /** The OpenAI dialect's completion opens a session or starts a turn. */
   private static final String CHAT_COMPLETIONS = "/v1/chat/completions";
+  /** The fan-out dialect's conversations are sessions. */
+  private static final String CONVERSATIONS = "/v1/conversations";
 
   private static boolean writesSessions(String path) {
-    return path.startsWith("/v1/sessions") || path.equals(CHAT_COMPLETIONS);
+    return path.startsWith("/v1/sessions") || path.equals(CHAT_COMPLETIONS) || path.startsWith(CONVERSATIONS);
   }
 
   Route guard(Supplier<Route> inner) {

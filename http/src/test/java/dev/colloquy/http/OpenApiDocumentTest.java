@@ -77,7 +77,12 @@ class OpenApiDocumentTest {
       Map.entry("/v1/admin/keys/{key_id}", Set.of("delete")),
       // The OpenAI-compatible dialect (dev.colloquy.http.dialect.OpenAiRoutes).
       Map.entry("/v1/chat/completions", Set.of("post")),
-      Map.entry("/v1/models", Set.of("get"))));
+      Map.entry("/v1/models", Set.of("get")),
+      // The fan-out dialect (dev.colloquy.http.dialect.FanOutRoutes).
+      Map.entry("/v1/conversations", Set.of("post")),
+      Map.entry("/v1/conversations/{conversation_id}", Set.of("get")),
+      Map.entry("/v1/conversations/{conversation_id}/turns", Set.of("post")),
+      Map.entry("/v1/turns/{turn_id}/stream", Set.of("get"))));
 
   private static final Set<String> HTTP_METHODS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");

@@ -152,17 +152,19 @@ public final class ChatSession
   public record SessionReply(SessionView session) implements SessionAnswer {}
 
   /**
-   * A turn accepted, joined or being cancelled. {@code frames} is the turn's stream, materialized on
-   * the session's node; read it once. {@code ended} turns are replayed from the journal:
-   * {@code replayed} frames follow, and when the client had already seen them all there is no
-   * stream ({@code frames} is null), as in the reply to a cancel.
+   * A turn accepted, joined or being cancelled, and its runs (which provider and model each asks).
+   * {@code frames} is the turn's stream, materialized on the session's node; read it once.
+   * {@code ended} turns are replayed from the journal: {@code replayed} frames follow, and when the
+   * client had already seen them all there is no stream ({@code frames} is null), as in the reply to a
+   * cancel.
    */
   public record TurnReply(
-      String turnId, String traceId, boolean existing, boolean ended, int replayed, SourceRef<TurnFrame> frames)
+      String turnId, String traceId, boolean existing, boolean ended, int replayed, SourceRef<TurnFrame> frames,
+      List<RunSpec> runs)
       implements TurnAnswer {
 
     static TurnReply live(TurnRecord turn, boolean existing, SourceRef<TurnFrame> frames) {
-      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames);
+      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames, turn.runs());
     }
 
     public boolean nothingFollows() {
@@ -537,7 +539,7 @@ public final class ChatSession
     if (supervisor == null && !turn.pending()) {
       List<TurnFrame> frames = replay(turn, afterId);
       SourceRef<TurnFrame> replay = frames.isEmpty() ? null : TurnStreams.replay(context.getSystem(), frames);
-      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay);
+      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay, turn.runs());
     }
     TurnStreams.Live stream = openStream();
     if (supervisor != null) {

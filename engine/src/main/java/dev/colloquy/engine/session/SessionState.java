@@ -184,7 +184,8 @@ public record SessionState(
       }
     }
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary);
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary,
+        turns.stream().map(SessionView.TurnView::of).toList());
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */

@@ -99,7 +99,8 @@ class WireSerializationTest {
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
-    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null));
+    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null,
+        List.of(new RunSpec("r1", "openai", "gpt-4o-mini"))));
     roundTrips(new ChatSession.Done());
     roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
   }
@@ -110,7 +111,7 @@ class WireSerializationTest {
         new TurnFrame(1, "s1", "t1", "trace", new StreamEvent.Token("r1", "one")),
         new TurnFrame(2, "s1", "t1", "trace", new TurnEnding.Cancelled("cancelled")));
     SourceRef<TurnFrame> stream = Source.from(frames).runWith(StreamRefs.sourceRef(), testKit.system());
-    ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2, stream);
+    ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2, stream, List.of());
 
     Object received = serialization.verifySerialization(reply, true);
 

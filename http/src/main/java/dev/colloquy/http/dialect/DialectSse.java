@@ -32,6 +32,11 @@ final class DialectSse {
     return ByteString.fromString("id: " + id + "\ndata: " + oneLine(data) + "\n\n");
   }
 
+  /** An {@code id:} alone: a client's last event id moves on, and no event is dispatched (no data). */
+  static ByteString idOnly(long id) {
+    return ByteString.fromString("id: " + id + "\n\n");
+  }
+
   static HttpResponse response(Source<ByteString, NotUsed> events, Duration keepAlive, List<HttpHeader> headers) {
     Source<ByteString, NotUsed> bytes = events.merge(Source.tick(keepAlive, keepAlive, SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
