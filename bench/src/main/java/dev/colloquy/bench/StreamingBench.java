@@ -23,8 +23,18 @@ import picocli.CommandLine.Option;
  * bound of the engine's own overhead on this machine.
  */
 @Command(name = "streaming", mixinStandardHelpOptions = true,
-    description = "N concurrent sessions streaming turns over SSE against mock-llm; prints a Markdown report.")
+    description = "N concurrent sessions streaming turns over SSE against mock-llm; prints a Markdown report."
+        + " With --dialect other than canonical: interleaved pairs of runs, each dialect against the canonical route.")
 final class StreamingBench implements Callable<Integer> {
+
+  @Option(names = "--dialect", split = ",", defaultValue = CanonicalBenchDialect.NAME,
+      description = "Wire dialects to measure, comma-separated: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})",
+      completionCandidates = DialectNames.class)
+  List<String> dialects;
+
+  @Option(names = "--pairs", defaultValue = "3",
+      description = "With --dialect: runs per dialect, taking turns with the canonical route's (default ${DEFAULT-VALUE})")
+  int pairs;
 
   @Option(names = "--sessions", defaultValue = "100", description = "Concurrent sessions (default ${DEFAULT-VALUE})")
   int sessions;
@@ -45,8 +55,28 @@ final class StreamingBench implements Callable<Integer> {
       description = "Spread the sessions' first turns over this long instead of starting all at once (default ${DEFAULT-VALUE})")
   long rampUpMs;
 
+  /** The names {@code --dialect} takes, for its help. */
+  static final class DialectNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return BenchDialect.ALL.keySet().iterator();
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
+    for (String dialect : dialects) {
+      if (!BenchDialect.ALL.containsKey(dialect)) {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            "Unknown dialect '" + dialect + "'; known: " + BenchDialect.ALL.keySet());
+      }
+    }
+    if (!dialects.equals(List.of(CanonicalBenchDialect.NAME))) {
+      new DialectComparison(new StreamingLoad.Shape(sessions, turns, ttftMs, rampUpMs), tokens, delayMs, pairs,
+          dialects.stream().filter(name -> !name.equals(CanonicalBenchDialect.NAME)).map(BenchDialect.ALL::get).toList())
+          .run();
+      return 0;
+    }
     Path dataDir = Files.createTempDirectory("colloquy-bench");
     MockLlmSettings mockSettings = MockLlmSettings.defaults().withTokens(tokens)
         .withDelays(Duration.ofMillis(ttftMs), Duration.ofMillis(delayMs));
