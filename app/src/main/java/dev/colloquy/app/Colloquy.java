@@ -217,14 +217,16 @@ public final class Colloquy implements AutoCloseable {
   }
 
   /**
-   * Every provider's models, then the offline responder. A default model that names none of them
-   * stops the start like any invalid setting.
+   * Every provider's models, then the offline responder. {@code offline} always names the offline
+   * responder, as it always has: a provider's model of that name is left out. A default model that
+   * names none of them stops the start like any invalid setting.
    */
   public static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
     List<ModelCatalog.Entry> entries = new ArrayList<>();
     for (ProviderSettings provider : llm.providers()) {
       OpenAiChatModel endpoint = new OpenAiChatModel(provider, blocking);
-      provider.models().forEach(model -> entries.add(new ModelCatalog.Entry(provider.name(), model, endpoint)));
+      provider.models().stream().filter(model -> !model.equals(LlmSettings.OFFLINE_MODEL))
+          .forEach(model -> entries.add(new ModelCatalog.Entry(provider.name(), model, endpoint)));
     }
     entries.add(new ModelCatalog.Entry(OfflineResponder.PROVIDER, LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking)));
     try {
