@@ -35,6 +35,9 @@ final class MockProviders implements BeforeAllCallback, AfterAllCallback {
   static final int FLAKY_TOKENS = 3;
   /** US dollars per million prompt and completion tokens. */
   static final double ALPHA_IN = 1, ALPHA_OUT = 2, BETA_IN = 10, BETA_OUT = 20;
+  /** HS256 tokens signed with this act for their {@code sub} in the tenant their {@code tenant_id} names. */
+  static final String JWT_SECRET = "mock-providers-test-jwt-secret-0123456789";
+  static final String JWT_ISSUER = "https://issuer.example.test";
 
   private final MockLlmSettings alphaSettings;
   private Path dataDir;
@@ -67,6 +70,8 @@ final class MockProviders implements BeforeAllCallback, AfterAllCallback {
         .withDelays(Duration.ofMillis(50), Duration.ofMillis(50)), "127.0.0.1", 0);
     colloquy = TestColloquy.start(alpha, dataDir, Map.of(
         "colloquy.llm.provider", ALPHA,
+        "colloquy.auth.jwt.secret", JWT_SECRET,
+        "colloquy.auth.jwt.issuer", JWT_ISSUER,
         "colloquy.llm.extra-models", List.of(),
         "colloquy.llm.prices.mock", Map.of("input-per-million", ALPHA_IN, "output-per-million", ALPHA_OUT),
         "colloquy.llm.providers." + BETA, Map.of("base-url", beta.baseUrl(), "models", List.of("mock", FLAKY),
@@ -118,6 +123,13 @@ final class MockProviders implements BeforeAllCallback, AfterAllCallback {
 
   Api api() {
     return api;
+  }
+
+  /** A signed token of {@code userId} in the development tenant. */
+  static String token(String userId) {
+    return SignedTokens.hs256(SignedTokens.header("HS256"),
+        SignedTokens.claims("authenticated", JWT_ISSUER, dev.colloquy.http.SessionRoutes.DEFAULT_TENANT).put("sub", userId),
+        JWT_SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   /** What {@code tokens} cost at a price in US dollars per million. */

@@ -198,6 +198,25 @@ class OpenAiDialectIntegrationTest {
   }
 
   @Test
+  void aJwtActsForItsUserWhoseSessionNoOtherUserCanContinue() throws Exception {
+    String ada = "Bearer " + MockProviders.token("ada");
+    String bob = "Bearer " + MockProviders.token("bob");
+    Credentialed.Reply opened = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/chat/completions",
+        body("mock", false, "user", "Ada's question"), "Authorization", ada);
+    assertThat(opened.status()).as(opened.body()).isEqualTo(200);
+    String sessionId = opened.headers().firstValue("X-Session-Id").orElseThrow();
+
+    Credentialed.Reply bobs = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/chat/completions",
+        body("mock", false, "user", "Bob's question"), "Authorization", bob, "X-Session-Id", sessionId);
+    Credentialed.Reply adas = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/chat/completions",
+        body("mock", false, "user", "Ada again"), "Authorization", ada, "X-Session-Id", sessionId);
+
+    assertOpenAiError(bobs, 404, "invalid_request_error", "session_not_found", null);
+    assertThat(adas.status()).as(adas.body()).isEqualTo(200);
+    assertThat(adas.headers().firstValue("X-Session-Id")).contains(sessionId);
+  }
+
+  @Test
   void aClosedSessionAndATurnInProgressAreConflicts() throws Exception {
     String closed = complete(body("mock", false, "user", "hi")).headers().firstValue("X-Session-Id").orElseThrow();
     assertThat(app.api().post("/v1/sessions/" + closed + "/close", "{}").status()).isEqualTo(200);
