@@ -30,9 +30,12 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.dialect.EdgeRoutes;
 import dev.colloquy.http.dialect.ErrorShapes;
 import dev.colloquy.http.dialect.FanOutRoutes;
 import dev.colloquy.http.dialect.OpenAiRoutes;
+import dev.colloquy.http.dialect.SupportRoutes;
+import dev.colloquy.http.dialect.WritingRoomRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
@@ -43,6 +46,7 @@ import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.dialect.JdbcTurnSessions;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
+import dev.colloquy.persistence.readside.JdbcChatListing;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -144,21 +148,26 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
-      SessionGateway sessionGateway = new SessionGateway(system, settings.http().askTimeout(),
+      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout(),
           new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
-      OpenAiRoutes openAiRoutes = new OpenAiRoutes(sessionGateway, models, settings.http(), operations.metrics());
-      FanOutRoutes fanOutRoutes = new FanOutRoutes(sessionGateway,
+      OpenAiRoutes openAi = new OpenAiRoutes(gateway, models, settings.http(), operations.metrics());
+      FanOutRoutes fanOut = new FanOutRoutes(gateway,
           new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC());
       ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
+      WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
+          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
+      EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
+          settings.edge(), settings.http(), operations.metrics());
+      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(sessionGateway, settings.http(),
-              operations.metrics()),
+          new SessionRoutes(gateway, settings.http(), operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId), openAiRoutes.route(principal, traceId),
-              fanOutRoutes.route(principal, traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), openAi.route(principal, traceId),
+              fanOut.route(principal, traceId), writingRoom.route(principal, traceId), edge.route(principal),
+              support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,

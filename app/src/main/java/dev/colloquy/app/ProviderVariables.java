@@ -23,8 +23,8 @@ final class ProviderVariables {
   static final String PREFIX = "COLLOQUY_PROVIDER_";
 
   /** Longest first, so that no key is taken for the end of another. */
-  private static final List<String> KEYS = List.of("FIRST_TOKEN_TIMEOUT", "CONNECT_TIMEOUT", "TOTAL_TIMEOUT",
-      "MAX_RETRIES", "BASE_URL", "API_KEY", "MODELS", "PRICES");
+  private static final List<String> KEYS = List.of("HTTP2_PRIOR_KNOWLEDGE", "MAX_IDLE_CONNECTIONS",
+      "FIRST_TOKEN_TIMEOUT", "CONNECT_TIMEOUT", "TOTAL_TIMEOUT", "MAX_RETRIES", "BASE_URL", "API_KEY", "MODELS", "PRICES");
 
   private ProviderVariables() {}
 

@@ -112,7 +112,9 @@ public record LlmSettings(
         reader.positiveDuration("colloquy.llm.first-token-timeout"),
         reader.positiveDuration("colloquy.llm.total-timeout"),
         reader.intInRange("colloquy.llm.max-retries", 0, 10),
-        prices(reader, "colloquy.llm.prices")));
+        prices(reader, "colloquy.llm.prices"),
+        http2PriorKnowledge(reader, "colloquy.llm.http2-prior-knowledge", name, baseUrl.get()),
+        reader.intInRange("colloquy.llm.max-idle-connections", 0, 100_000)));
   }
 
   /** A block of {@code colloquy.llm.providers}; what it leaves out comes from {@code colloquy.llm}. */
@@ -133,7 +135,9 @@ public record LlmSettings(
         reader.positiveDuration(own(reader, key, "first-token-timeout")),
         reader.positiveDuration(own(reader, key, "total-timeout")),
         reader.intInRange(own(reader, key, "max-retries"), 0, 10),
-        reader.has(key + ".prices") ? prices(reader, key + ".prices") : Map.of());
+        reader.has(key + ".prices") ? prices(reader, key + ".prices") : Map.of(),
+        http2PriorKnowledge(reader, own(reader, key, "http2-prior-knowledge"), name, baseUrl),
+        reader.intInRange(own(reader, key, "max-idle-connections"), 0, 100_000));
   }
 
   /** The provider's own key when it sets it, else the one of {@code colloquy.llm}. */
@@ -153,6 +157,19 @@ public record LlmSettings(
           + name + "'");
     }
     return name;
+  }
+
+  /**
+   * HTTP/2 with prior knowledge is spoken over plain http:// only; over https it is negotiated. A
+   * provider that inherits it from {@code colloquy.llm} is named, so that its own key can turn it off.
+   */
+  private static boolean http2PriorKnowledge(SettingsReader reader, String key, String provider, String baseUrl) {
+    boolean priorKnowledge = reader.bool(key);
+    if (priorKnowledge && !baseUrl.startsWith("http://")) {
+      throw reader.invalid(key, "applies to an http:// base-url only (over https HTTP/2 is negotiated); provider '"
+          + provider + "' is at " + baseUrl);
+    }
+    return priorKnowledge;
   }
 
   private static void requireHttpUrl(SettingsReader reader, String key, String url) {

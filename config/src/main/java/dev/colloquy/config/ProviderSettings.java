@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * One OpenAI-compatible model provider (OpenAI, Gemini's OpenAI endpoint, Ollama, vLLM, …): where it
- * is, its key, the models a turn may ask of it (the first is its default), how long a run may take
- * and what its models cost.
+ * is, its key, the models a turn may ask of it (the first is its default), how long a run may take,
+ * what its models cost, and how its own HTTP client connects (HTTP/2 with prior knowledge over plain
+ * http://, and how many idle connections it keeps).
  */
 public record ProviderSettings(
     String name,
@@ -19,7 +20,9 @@ public record ProviderSettings(
     Duration firstTokenTimeout,
     Duration totalTimeout,
     int maxRetries,
-    Map<String, ModelPrice> prices) {
+    Map<String, ModelPrice> prices,
+    boolean http2PriorKnowledge,
+    int maxIdleConnections) {
 
   public ProviderSettings {
     models = List.copyOf(models);

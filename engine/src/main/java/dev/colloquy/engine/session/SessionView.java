@@ -12,8 +12,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A session as its owner sees it: status, title, messages in order, narrative state, and its turns
- * with every run, failed ones included.
+ * A session as its owner sees it: status, title, messages in order, narrative state; the character of
+ * a chat, the user it belongs to (null for a session of the whole tenant), and its turns with every
+ * run, failed ones included.
  */
 public record SessionView(
     String sessionId,
@@ -28,6 +29,8 @@ public record SessionView(
     JsonNode narrativeState,
     String runningTurnId,
     SessionSummary summary,
+    String characterId,
+    String userId,
     List<TurnView> turns)
     implements CborSerializable {
 

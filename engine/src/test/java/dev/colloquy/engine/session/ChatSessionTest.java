@@ -139,7 +139,7 @@ class ChatSessionTest {
     newSession("");
     List<ChatMessage> earlier = List.of(ChatMessage.user("My name is Ada."), ChatMessage.assistant("Hello, Ada."));
     var opened = session.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.Open("default", null,
-        "Answer in one line.", JsonNodeFactory.instance.objectNode(), earlier, replyTo));
+        "Answer in one line.", JsonNodeFactory.instance.objectNode(), null, earlier, replyTo));
     assertThat(opened.reply()).isInstanceOf(ChatSession.SessionReply.class);
 
     List<TurnFrame> frames = read(start("What is my name?", null, List.of("slow"))).untilTerminal();

@@ -3,7 +3,6 @@ package dev.colloquy.http.dialect;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.domain.ErrorCode;
@@ -13,6 +12,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -88,10 +89,15 @@ public final class FanOutRoutes extends AllDirectives {
 
   private Route refused(String traceId, Supplier<Route> inner) {
     return handleExceptions(ExceptionHandler.newBuilder()
-        .match(DialectRefusal.class, refusal -> complete(refusal.response(traceId)))
+        .match(DialectRefusal.class, refusal -> complete(response(refusal, traceId)))
         .match(CompletionException.class, error -> error.getCause() instanceof DialectRefusal refusal
-            ? complete(refusal.response(traceId)) : failWith(error.getCause()))
+            ? complete(response(refusal, traceId)) : failWith(error.getCause()))
         .build(), inner);
+  }
+
+  /** Refusals have the canonical error shape, whatever code they carry. */
+  private static HttpResponse response(DialectRefusal refusal, String traceId) {
+    return Errors.response(refusal.status(), refusal.code(), refusal.getMessage(), traceId);
   }
 
   private Route body(Function<String, Route> inner) {
@@ -105,7 +111,7 @@ public final class FanOutRoutes extends AllDirectives {
   // ---- asks ----
 
   private CompletionStage<SessionView> open(Principal caller, String body) {
-    object(body);
+    DialectBodies.objectOrEmpty(body);
     return sessions.<ChatSession.SessionAnswer>ask(UUID.randomUUID().toString(), replyTo -> new ChatSession.Open(
             caller.tenantId(), caller.userId().orElse(null), null, Json.MAPPER.createObjectNode(), replyTo))
         .thenApply(FanOutRoutes::session);
@@ -145,7 +151,7 @@ public final class FanOutRoutes extends AllDirectives {
       }
       FanOutEvents events = new FanOutEvents(turnId, reply.runs(), clock);
       Source<TurnFrame, NotUsed> frames = reply.frames().getSource().filter(frame -> frame.id() > afterId);
-      return complete(DialectSse.response(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(events::events),
+      return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(events::events),
           settings.keepAlive(), List.of()));
     });
   }
@@ -169,17 +175,17 @@ public final class FanOutRoutes extends AllDirectives {
   private static DialectRefusal refusal(ChatSession.Rejected rejected) {
     return switch (rejected.code()) {
       case ChatSession.SESSION_NOT_FOUND -> conversationNotFound();
-      case ChatSession.SESSION_CLOSED -> new DialectRefusal(409, CONVERSATION_CLOSED, "The conversation is closed");
+      case ChatSession.SESSION_CLOSED ->
+          new DialectRefusal(StatusCodes.CONFLICT, CONVERSATION_CLOSED, "The conversation is closed");
       case ChatSession.TURN_NOT_FOUND -> turnNotFound();
       case ChatSession.TURN_IN_PROGRESS -> new DialectRefusal(ErrorCode.TURN_IN_PROGRESS,
           "Turn " + rejected.turnId() + " of this conversation is still running");
-      default -> ErrorCode.find(rejected.code()).map(code -> new DialectRefusal(code, rejected.message()))
-          .orElseGet(() -> new DialectRefusal(500, rejected.code(), rejected.message()));
+      default -> DialectRefusal.of(rejected);
     };
   }
 
   private static DialectRefusal conversationNotFound() {
-    return new DialectRefusal(404, CONVERSATION_NOT_FOUND, "Conversation not found");
+    return new DialectRefusal(StatusCodes.NOT_FOUND, CONVERSATION_NOT_FOUND, "Conversation not found");
   }
 
   /** The same for a turn that does not exist, is another tenant's or user's, or whose session is gone. */
@@ -196,12 +202,7 @@ public final class FanOutRoutes extends AllDirectives {
   }
 
   private static Optional<String> uuid(String id) {
-    try {
-      String normal = UUID.fromString(id).toString();
-      return normal.equalsIgnoreCase(id) ? Optional.of(normal) : Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
+    return DialectBodies.isUuid(id) ? Optional.of(id.toLowerCase(Locale.ROOT)) : Optional.empty();
   }
 
   private static long eventId(String value) {
@@ -216,36 +217,15 @@ public final class FanOutRoutes extends AllDirectives {
     throw new DialectRefusal(ErrorCode.INVALID_LAST_EVENT_ID, "Last-Event-ID must be a non-negative event id");
   }
 
-  static JsonNode object(String body) {
-    if (body.isBlank()) {
-      return Json.MAPPER.createObjectNode();
-    }
-    try {
-      JsonNode json = Json.MAPPER.readTree(body);
-      if (json == null || !json.isObject()) {
-        throw new DialectRefusal(ErrorCode.MALFORMED_JSON, "The request body must be a JSON object");
-      }
-      return json;
-    } catch (JsonProcessingException e) {
-      throw new DialectRefusal(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON: " + e.getOriginalMessage());
-    }
-  }
-
   // ---- request and response bodies ----
 
   /** {@code {"prompt": "…", "models"?: ["provider/model", …]}}: without models, the tenant's fan-out set. */
   record FanOutTurnRequest(String prompt, List<String> models) {
 
     static FanOutTurnRequest parse(String body, long maxPromptBytes) {
-      JsonNode json = object(body.isBlank() ? "null" : body);
-      JsonNode prompt = json.path("prompt");
-      if (prompt.isMissingNode() || prompt.isNull()) {
-        throw new DialectRefusal(ErrorCode.FIELD_REQUIRED, "The field prompt is required");
-      }
-      if (!prompt.isTextual()) {
-        throw new DialectRefusal(ErrorCode.INVALID_FIELD, "The field prompt must be a string");
-      }
-      long bytes = prompt.asText().getBytes(StandardCharsets.UTF_8).length;
+      JsonNode json = DialectBodies.object(body);
+      String prompt = DialectBodies.requiredText(json, "prompt");
+      long bytes = prompt.getBytes(StandardCharsets.UTF_8).length;
       if (bytes > maxPromptBytes) {
         throw new DialectRefusal(ErrorCode.MESSAGE_TOO_LARGE,
             "The prompt is " + bytes + " bytes; the limit is " + maxPromptBytes);
@@ -254,17 +234,16 @@ public final class FanOutRoutes extends AllDirectives {
       JsonNode names = json.path("models");
       if (!names.isMissingNode() && !names.isNull()) {
         if (!names.isArray()) {
-          throw new DialectRefusal(ErrorCode.INVALID_FIELD, "The field models must be an array of model names");
+          throw DialectBodies.invalid("models", "must be an array of model names");
         }
         for (JsonNode name : names) {
           if (!name.isTextual() || name.asText().isBlank() || models.contains(name.asText())) {
-            throw new DialectRefusal(ErrorCode.INVALID_FIELD,
-                "The field models must be an array of different model names");
+            throw DialectBodies.invalid("models", "must be an array of different model names");
           }
           models.add(name.asText());
         }
       }
-      return new FanOutTurnRequest(prompt.asText(), models);
+      return new FanOutTurnRequest(prompt, models);
     }
   }
 

@@ -107,7 +107,7 @@ public final class OpenAiRoutes extends AllDirectives {
           request.includeUsage());
       Source<TurnFrame, NotUsed> frames = turn.reply().frames().getSource();
       if (request.stream()) {
-        return complete(DialectSse.response(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(chunks::events),
+        return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(chunks::events),
             settings.keepAlive(), headers));
       }
       return onSuccess(frames.runWith(Sink.seq(), sessions.system()), list ->
@@ -124,7 +124,8 @@ public final class OpenAiRoutes extends AllDirectives {
     }
     String sessionId = UUID.randomUUID().toString();
     return sessions.<ChatSession.SessionAnswer>ask(sessionId, replyTo -> new ChatSession.Open(caller.tenantId(),
-            caller.userId().orElse(null), request.persona(), Json.MAPPER.createObjectNode(), request.context(), replyTo))
+            caller.userId().orElse(null), request.persona(), Json.MAPPER.createObjectNode(), null, request.context(),
+            replyTo))
         .thenApply(answer -> switch (answer) {
           case ChatSession.SessionReply reply -> reply.session().sessionId();
           case ChatSession.Rejected rejected -> throw OpenAiError.refused(rejected.code(), rejected.message());

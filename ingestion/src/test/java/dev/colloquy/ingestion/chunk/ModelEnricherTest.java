@@ -35,7 +35,7 @@ class ModelEnricherTest {
     mock = MockLlmServer.start(fast());
     executor = Executors.newVirtualThreadPerTaskExecutor();
     chat = new OpenAiChatModel(new ProviderSettings("mock", mock.baseUrl(), Optional.empty(), List.of("enricher"),
-        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, Map.of()), executor);
+        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, Map.of(), false, 16), executor);
   }
 
   @AfterAll
