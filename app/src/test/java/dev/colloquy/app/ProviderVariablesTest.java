@@ -29,6 +29,8 @@ class ProviderVariablesTest {
         "COLLOQUY_PROVIDER_MY_VLLM_BASE_URL", "http://gpu:8000/v1",
         "COLLOQUY_PROVIDER_MY_VLLM_MODELS", "meta-llama/Llama-3.1-8B-Instruct",
         "COLLOQUY_PROVIDER_MY_VLLM_FIRST_TOKEN_TIMEOUT", "90s",
+        "COLLOQUY_PROVIDER_MY_VLLM_HTTP2_PRIOR_KNOWLEDGE", "true",
+        "COLLOQUY_PROVIDER_MY_VLLM_MAX_IDLE_CONNECTIONS", "32",
         "COLLOQUY_PROVIDER_GEMINI_MODELS", "",
         "PATH", "/usr/bin"));
 
@@ -41,6 +43,9 @@ class ProviderVariablesTest {
     ProviderSettings vllm = llm.provider("my-vllm").orElseThrow();
     assertThat(vllm.models()).containsExactly("meta-llama/Llama-3.1-8B-Instruct");
     assertThat(vllm.firstTokenTimeout()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(vllm.http2PriorKnowledge()).isTrue();
+    assertThat(vllm.maxIdleConnections()).isEqualTo(32);
+    assertThat(openai.http2PriorKnowledge()).isFalse();
     assertThat(llm.defaultModel()).isEqualTo("my-vllm/meta-llama/Llama-3.1-8B-Instruct");
   }
 

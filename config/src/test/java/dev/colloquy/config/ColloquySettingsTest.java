@@ -98,6 +98,46 @@ class ColloquySettingsTest {
   }
 
   @Test
+  void eachProviderConnectsItsOwnWayElseAsTheLlmBlockSays() {
+    LlmSettings llm = load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, http2-prior-knowledge = true,
+                       max-idle-connections = 64 }
+        colloquy.llm.providers {
+          local { base-url = "http://127.0.0.1:9002/v1", models = [m] }
+          openai { models = [gpt-4o-mini], http2-prior-knowledge = false, max-idle-connections = 8 }
+        }
+        """).llm();
+    ProviderSettings endpoint = llm.provider("openai-compatible").orElseThrow();
+    assertThat(endpoint.http2PriorKnowledge()).isTrue();
+    assertThat(endpoint.maxIdleConnections()).isEqualTo(64);
+    ProviderSettings local = llm.provider("local").orElseThrow();
+    assertThat(local.http2PriorKnowledge()).isTrue();
+    assertThat(local.maxIdleConnections()).isEqualTo(64);
+    ProviderSettings openai = llm.provider("openai").orElseThrow();
+    assertThat(openai.http2PriorKnowledge()).isFalse();
+    assertThat(openai.maxIdleConnections()).isEqualTo(8);
+    ProviderSettings byDefault = load("colloquy.llm.providers.ollama.models = [llama3]").llm().providers().getFirst();
+    assertThat(byDefault.http2PriorKnowledge()).isFalse();
+    assertThat(byDefault.maxIdleConnections()).isEqualTo(256);
+  }
+
+  @Test
+  void http2WithPriorKnowledgeIsRefusedForAnHttpsProviderNamingTheKeyThatAskedForIt() {
+    assertThatThrownBy(() -> load("colloquy.llm.providers.openai { models = [m], http2-prior-knowledge = true }"))
+        .hasMessageContaining("colloquy.llm.providers.openai.http2-prior-knowledge")
+        .hasMessageContaining("COLLOQUY_PROVIDER_OPENAI_HTTP2_PRIOR_KNOWLEDGE")
+        .hasMessageContaining("provider 'openai' is at https://api.openai.com/v1");
+    assertThatThrownBy(() -> load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, http2-prior-knowledge = true }
+        colloquy.llm.providers.openai.models = [m]
+        """))
+        .hasMessageContaining("colloquy.llm.http2-prior-knowledge (env COLLOQUY_LLM_HTTP2_PRIOR_KNOWLEDGE)")
+        .hasMessageContaining("provider 'openai'");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.ollama { models = [m], max-idle-connections = -1 }"))
+        .hasMessageContaining("colloquy.llm.providers.ollama.max-idle-connections");
+  }
+
+  @Test
   void withoutTheEndpointTheDefaultModelIsTheFirstProvidersFirstUnlessOneIsNamed() {
     assertThat(load("colloquy.llm.providers.openai.models = [gpt-4o-mini, gpt-4o]").llm().defaultModel())
         .isEqualTo("openai/gpt-4o-mini");
