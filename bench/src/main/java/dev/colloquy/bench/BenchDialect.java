@@ -31,5 +31,8 @@ interface BenchDialect {
   Map<String, BenchDialect> ALL = new TreeMap<>(Map.of(
       CanonicalBenchDialect.NAME, new CanonicalBenchDialect(),
       OpenAiBenchDialect.NAME, new OpenAiBenchDialect(),
-      FanOutBenchDialect.NAME, new FanOutBenchDialect()));
+      FanOutBenchDialect.NAME, new FanOutBenchDialect(),
+      WritingRoomBenchDialect.NAME, new WritingRoomBenchDialect(),
+      EdgeBenchDialect.NAME, new EdgeBenchDialect(),
+      SupportBenchDialect.NAME, new SupportBenchDialect()));
 }
