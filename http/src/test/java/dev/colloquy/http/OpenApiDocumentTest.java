@@ -56,8 +56,12 @@ class OpenApiDocumentTest {
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
       Map.entry("/v1/sessions", Set.of("get", "post")),
-      Map.entry("/v1/sessions/{session_id}", Set.of("get", "delete")),
+      Map.entry("/v1/sessions/{session_id}", Set.of("get", "patch", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
+      Map.entry("/v1/sessions/{session_id}/handback", Set.of("post")),
+      Map.entry("/v1/users/{user_id}/memories", Set.of("get", "delete")),
+      Map.entry("/v1/users/{user_id}/memories/{memory_id}", Set.of("delete")),
+      Map.entry("/v1/users/{user_id}/context", Set.of("get", "put")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/cancel", Set.of("post")),
@@ -198,7 +202,7 @@ class OpenApiDocumentTest {
     codes.addAll(codeLiteralsInHttpSources());
     // Authentication's refusals and the admin API's (package dev.colloquy.http.auth).
     codes.addAll(Set.of("UNAUTHENTICATED", "FORBIDDEN", "INVALID_TENANT_NAME", "TENANT_EXISTS", "TENANT_NOT_FOUND",
-        "KEY_NOT_FOUND"));
+        "KEY_NOT_FOUND", "INVALID_KEY_KIND", "ORIGIN_NOT_ALLOWED"));
 
     assertThat(codes).contains("SESSION_NOT_FOUND", "TURN_IN_PROGRESS", "MALFORMED_JSON", "MESSAGE_TOO_LARGE",
         "INVALID_LAST_EVENT_ID", "UNAUTHENTICATED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
@@ -225,7 +229,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(9).contains("turn.started", "token", "turn.completed", "turn.cancelled");
+    assertThat(names).hasSize(11).contains("turn.started", "intent", "escalation", "token", "turn.completed",
+        "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

@@ -69,6 +69,8 @@ final class FanOutEvents {
       case TurnEnding.Completed completed -> List.of();
       case StreamEvent.Retrieved retrieved -> List.of();
       case StreamEvent.GapFound gap -> List.of();
+      case StreamEvent.IntentRouted routed -> List.of();
+      case StreamEvent.Escalated escalated -> List.of();
     };
     if (events.isEmpty()) {
       return List.of(DialectSse.idOnly(frame.id()));

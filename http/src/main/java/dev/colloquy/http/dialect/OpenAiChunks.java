@@ -81,6 +81,8 @@ final class OpenAiChunks {
           error(OpenAiError.of(409, "TURN_CANCELLED", "The turn was cancelled: " + cancelled.reason()));
       case StreamEvent.Started started -> List.of();
       case StreamEvent.GapFound gap -> List.of();
+      case StreamEvent.IntentRouted routed -> List.of();
+      case StreamEvent.Escalated escalated -> List.of();
     };
   }
 
