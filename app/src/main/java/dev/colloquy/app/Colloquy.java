@@ -17,6 +17,7 @@ import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
@@ -135,7 +136,7 @@ public final class Colloquy implements AutoCloseable {
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
-              operations.metrics()),
+              operations.metrics(), new Admission(settings.admission())),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -91,7 +92,7 @@ final class StreamingBench implements Callable<Integer> {
         tokens, ttftMs, delayMs, seconds, rampUpMs);
     List<Level> results = new ArrayList<>();
     Idle idle;
-    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try (HttpClient client = client();
         MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, http2, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), settings(http2), client)) {
       idle = idle(engine);
@@ -197,7 +198,7 @@ final class StreamingBench implements Callable<Integer> {
         Duration.ofMillis(soakRampUpMs), 1);
     List<String> jvmOptions = new ArrayList<>(options(engineJavaOpts));
     jvmOptions.add("-Xmx" + soakHeap);
-    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try (HttpClient client = client();
         MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, true, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
       TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
@@ -221,6 +222,15 @@ final class StreamingBench implements Callable<Integer> {
         System.out.println("\nNode failures: " + through.failures());
       }
     }
+  }
+
+  /**
+   * The clients' HTTP/1.1 client, a connection per stream as browsers' SSE has. Its asynchronous work
+   * runs on virtual threads: its default pool would start a platform thread per busy stream.
+   */
+  private static HttpClient client() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
   }
 
   /** The node's settings: HTTP/2 to the mock when asked, then those given on the command line. */
