@@ -221,8 +221,8 @@ final class StreamingBench implements Callable<Integer> {
           ms(through.ttftMicros(), 99), added(through.ttftMicros(), floor.ttftMicros(), 50),
           added(through.ttftMicros(), floor.ttftMicros(), 99), probe.liveHeap(), probe.rss(), loadBefore,
           Machine.load());
-      if (!through.failures().isEmpty()) {
-        System.out.println("\nNode failures: " + through.failures());
+      if (!floor.failures().isEmpty() || !through.failures().isEmpty()) {
+        System.out.println("\nFailures: floor " + floor.failures() + ", node " + through.failures());
       }
     }
   }
