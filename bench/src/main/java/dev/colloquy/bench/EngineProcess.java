@@ -66,6 +66,15 @@ final class EngineProcess implements AutoCloseable {
    */
   static EngineProcess start(Path dataDir, boolean deleteOnClose, Map<String, String> environment,
       List<String> jvmOptions, Map<String, String> settings, HttpClient client) throws Exception {
+    return start(dataDir, deleteOnClose, environment, jvmOptions, settings, client, false);
+  }
+
+  /**
+   * {@code viaLauncher}: the node is started as a user starts it, {@code ./colloquy serve}, with the
+   * launcher's options for it ({@code jvmOptions} then go in COLLOQUY_JAVA_OPTS).
+   */
+  static EngineProcess start(Path dataDir, boolean deleteOnClose, Map<String, String> environment,
+      List<String> jvmOptions, Map<String, String> settings, HttpClient client, boolean viaLauncher) throws Exception {
     int port = freePort();
     List<String> options = new ArrayList<>(jvmOptions);
     options.add("-Dpekko.remote.artery.canonical.port=0");
@@ -80,7 +89,13 @@ final class EngineProcess implements AutoCloseable {
     variables.put("COLLOQUY_HTTP_HOST", "127.0.0.1");
     variables.put("COLLOQUY_HTTP_PORT", Integer.toString(port));
     long starting = System.nanoTime();
-    ChildJvm jvm = ChildJvm.start("engine", options, variables, List.of("serve"));
+    ChildJvm jvm;
+    if (viaLauncher) {
+      variables.put("COLLOQUY_JAVA_OPTS", String.join(" ", options));
+      jvm = ChildJvm.launch("engine", variables, List.of("serve"));
+    } else {
+      jvm = ChildJvm.start("engine", options, variables, List.of("serve"));
+    }
     try {
       String baseUrl = "http://127.0.0.1:" + port;
       awaitReady(jvm, client, baseUrl);

@@ -13,9 +13,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * How fast a node is healthy and how much memory it holds idle, as {@code colloquy serve} runs it
- * (the launcher's JVM options, no model, embedded PostgreSQL): a fresh start on an empty data
- * directory (the database is created and migrated), then warm starts on the same directory.
+ * How fast a node is healthy and how much memory it holds idle, started as a user starts it: {@code
+ * ./colloquy serve} (the launcher's JVM options and class cache), no model, embedded PostgreSQL. A
+ * fresh start on an empty data directory (the database is created and migrated), then a warm start
+ * on the same directory; each says whether the launcher's class cache was there to start from.
  */
 @Command(name = "startup", mixinStandardHelpOptions = true,
     description = "Time from starting `colloquy serve` to a healthy node (fresh and warm) and its idle RSS; prints Markdown.")
@@ -35,8 +36,8 @@ final class StartupBench implements Callable<Integer> {
   public Integer call() throws Exception {
     System.out.println(Machine.describe(true));
     List<String> options = javaOpts.isBlank() ? List.of() : Arrays.asList(javaOpts.trim().split("\\s+"));
-    System.out.println("| run | start | to healthy | idle RSS after " + idleSeconds + " s | load (1/5/15 min) |");
-    System.out.println("|---|---|---|---|---|");
+    System.out.println("| run | start | class cache | to healthy | idle RSS after " + idleSeconds + " s | load (1/5/15 min) |");
+    System.out.println("|---|---|---|---|---|---|");
     List<Path> dirs = new ArrayList<>();
     try (HttpClient client = HttpClient.newHttpClient()) {
       for (int run = 1; run <= runs; run++) {
@@ -54,11 +55,19 @@ final class StartupBench implements Callable<Integer> {
   }
 
   private void measure(HttpClient client, String kind, int run, Path dataDir, List<String> options) throws Exception {
-    try (EngineProcess node = EngineProcess.start(dataDir, false, Map.of(), options, Map.of(), client)) {
+    boolean cached = classCached();
+    try (EngineProcess node = EngineProcess.start(dataDir, false, Map.of(), options, Map.of(), client, true)) {
       Duration startup = node.startup();
       Thread.sleep(Duration.ofSeconds(idleSeconds)); // the node idles before its memory is read
-      System.out.printf("| %d | %s | %d ms | %.0f MiB | %s |%n", run, kind, startup.toMillis(),
-          node.rssBytes() / (double) (1 << 20), Machine.load());
+      System.out.printf("| %d | %s | %s | %d ms | %.0f MiB | %s |%n", run, kind, cached ? "yes" : "no (this start writes it)",
+          startup.toMillis(), node.rssBytes() / (double) (1 << 20), Machine.load());
     }
+  }
+
+  /** Whether the launcher has a class cache for serve (see ./colloquy). */
+  private static boolean classCached() {
+    Path root = Path.of(System.getProperty("colloquy.launcher", "colloquy")).toAbsolutePath().getParent();
+    return Files.exists(root.resolve("app/target/colloquy-serve.aot"))
+        || Files.exists(root.resolve("app/target/colloquy-serve.jsa"));
   }
 }
