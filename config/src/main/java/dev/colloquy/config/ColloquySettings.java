@@ -17,6 +17,8 @@ public record ColloquySettings(
     LimitsSettings limits,
     CorsSettings cors,
     AuthSettings auth,
+    EdgeSettings edge,
+    AgentSettings agent,
     AdmissionSettings admission) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
@@ -35,6 +37,8 @@ public record ColloquySettings(
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
         AuthSettings.create(reader),
+        EdgeSettings.create(reader),
+        AgentSettings.create(reader),
         AdmissionSettings.create(reader));
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -38,10 +39,14 @@ public record SessionState(
     List<TurnRecord> turns,
     JsonNode narrativeState,
     String closeReason,
-    SessionSummary summary)
+    SessionSummary summary,
+    String characterId,
+    EscalationReason escalationReason)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
+  /** The longest title a user may give a session. */
+  public static final int MAX_TITLE_LENGTH = 200;
 
   public SessionState {
     turns = List.copyOf(turns);
@@ -49,11 +54,11 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null);
+        List.of(), emptyObject(), null, null, null, null);
   }
 
   public boolean exists() {
-    return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
+    return open() || status == SessionStatus.CLOSED;
   }
 
   /**
@@ -64,8 +69,19 @@ public record SessionState(
     return tenantId != null && !new SessionOwner(tenantId, userId).reachableBy(callerTenantId, callerUserId);
   }
 
+  /** Open to new messages: an escalated session takes them too, and forwards them to its human. */
   public boolean open() {
-    return status == SessionStatus.OPEN;
+    return status == SessionStatus.OPEN || status == SessionStatus.ESCALATED;
+  }
+
+  /** Whether a human has the conversation: messages are forwarded to them, not answered by the model. */
+  public boolean handedOff() {
+    return status == SessionStatus.ESCALATED;
+  }
+
+  /** How many turns completed: the turns a new one comes after, for the escalation rules. */
+  public int completedTurns() {
+    return (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
   }
 
   public Optional<TurnRecord> turn(String turnId) {
@@ -97,13 +113,27 @@ public record SessionState(
     return history.subList(Math.max(0, history.size() - window), history.size());
   }
 
-  /** A title is given from the first message, once. */
+  /**
+   * A title is given from the first message, once, and only to a session without one: a title its
+   * user chose, before or after, is never replaced by an automatic one.
+   */
   public Optional<String> titleFor(String message) {
     if (title != null) {
       return Optional.empty();
     }
     String line = message.strip().replaceAll("\\s+", " ");
     return Optional.of(line.length() <= TITLE_LENGTH ? line : line.substring(0, TITLE_LENGTH - 1) + "…");
+  }
+
+  /** Why {@code title} cannot be a title a user gives, if it cannot. */
+  public static Optional<String> titleProblem(String title) {
+    if (title == null || title.isBlank()) {
+      return Optional.of("The title must not be empty");
+    }
+    if (title.strip().length() > MAX_TITLE_LENGTH) {
+      return Optional.of("The title must be at most " + MAX_TITLE_LENGTH + " characters");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -179,29 +209,35 @@ public record SessionState(
       }
     }
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary);
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId,
+        userId);
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), null);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, escalationReason);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, null);
+      case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          e.reason());
+      case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary);
+        newNarrative, closeReason, summary, characterId, escalationReason);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {
