@@ -19,6 +19,7 @@ public record ColloquySettings(
     AuthSettings auth,
     EdgeSettings edge,
     AgentSettings agent,
+    AdmissionSettings admission,
     LanguageSettings language) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
@@ -39,6 +40,7 @@ public record ColloquySettings(
         AuthSettings.create(reader),
         EdgeSettings.create(reader),
         AgentSettings.create(reader),
+        AdmissionSettings.create(reader),
         LanguageSettings.create(reader));
   }
 

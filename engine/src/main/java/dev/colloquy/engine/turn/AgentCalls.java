@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The agent's own model calls of one turn (routing, extraction, …), priced as runs are priced
- * ({@code colloquy.llm.prices}), so that the turn's journaled trace bills them beside its runs.
+ * (the price of their provider's model), so that the turn's journaled trace bills them beside its runs.
  */
 final class AgentCalls {
 
@@ -25,7 +25,7 @@ final class AgentCalls {
       return;
     }
     Usage usage = call.usage();
-    double cost = llm.priceOf(call.model()).cost(usage.promptTokens(), usage.completionTokens());
+    double cost = llm.priceOf(call.provider(), call.model()).cost(usage.promptTokens(), usage.completionTokens());
     calls.add(new AgentCall(call.step(), call.provider(), call.model(),
         new Usage(usage.promptTokens(), usage.completionTokens(), cost)));
   }
