@@ -85,7 +85,8 @@ class AgentTurnTest {
   private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
       TenantConfig tenant, LanguageDetection languages) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
-            "colloquy.llm.prices { m { input-per-million = 1.0, output-per-million = 2.0 } }")
+            "colloquy.llm.providers.scripted { base-url = \"http://127.0.0.1:9/v1\", models = m,"
+                + " prices { m { input-per-million = 1.0, output-per-million = 2.0 } } }")
         .withFallback(ConfigFactory.defaultReference()).resolve());
     AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
         new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
