@@ -62,7 +62,7 @@ class LanguageIntegrationTest {
         .findFirst().orElseThrow(() -> new AssertionError("the message was not sent for translation"));
     assertThat(in.path("messages")).hasSize(2);
     String translatedMessage = app.mock().settings().text(Math.min(app.mock().settings().tokens(),
-        in.path("max_tokens").asInt()));
+        in.path("max_tokens").asInt())).strip();
     assertThat(app.mock().stats().chatRequests()).as("the agent answers the translated message")
         .anySatisfy(request -> assertThat(last(request)).isEqualTo(translatedMessage));
     String answer = app.mock().settings().text(app.mock().settings().tokens());

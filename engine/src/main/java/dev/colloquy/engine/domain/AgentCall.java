@@ -14,6 +14,8 @@ public record AgentCall(String step, String provider, String model, Usage usage)
   public static final String EXTRACTION = "extraction";
   /** The message translated into the tenant's language; the answer's translation back is part of its run. */
   public static final String TRANSLATION = "translation";
+  /** The rolling summary of the conversation a long session's prompt no longer holds. */
+  public static final String SUMMARY = "summary";
 
   public AgentCall {
     usage = usage == null ? Usage.NONE : usage;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -13,6 +14,7 @@ import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
+import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +45,8 @@ public record SessionState(
     SessionSummary summary,
     String characterId,
     EscalationReason escalationReason,
-    List<ChatMessage> context)
+    List<ChatMessage> context,
+    RollingSummary rollingSummary)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
@@ -57,7 +60,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, null, List.of());
+        List.of(), emptyObject(), null, null, null, null, List.of(), null);
   }
 
   public boolean exists() {
@@ -109,14 +112,27 @@ public record SessionState(
    * completed turn's message and its answer.
    */
   public List<ChatMessage> history(int window) {
-    List<ChatMessage> history = new ArrayList<>(context);
+    List<ChatMessage> unsummarized = unsummarized();
+    return unsummarized.subList(Math.max(0, unsummarized.size() - window), unsummarized.size());
+  }
+
+  /** What comes before {@link #history}: the rolling summary, and the messages after it the window leaves out. */
+  public EarlierHistory earlier(int window) {
+    List<ChatMessage> unsummarized = unsummarized();
+    return new EarlierHistory(rollingSummary, unsummarized.subList(0, Math.max(0, unsummarized.size() - window)));
+  }
+
+  /** The conversation (the opening context, then each completed turn's message and answer) after the rolling summary. */
+  private List<ChatMessage> unsummarized() {
+    List<ChatMessage> conversation = new ArrayList<>(context);
     for (TurnRecord turn : turns) {
       if (turn.status() == TurnStatus.COMPLETED) {
-        history.add(ChatMessage.user(turn.message()));
-        history.add(ChatMessage.assistant(turn.outcome().text()));
+        conversation.add(ChatMessage.user(turn.message()));
+        conversation.add(ChatMessage.assistant(turn.outcome().text()));
       }
     }
-    return history.subList(Math.max(0, history.size() - window), history.size());
+    int covered = rollingSummary == null ? 0 : Math.min(rollingSummary.coveredMessages(), conversation.size());
+    return conversation.subList(covered, conversation.size());
   }
 
   /**
@@ -227,7 +243,7 @@ public record SessionState(
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
           e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), null,
-          e.context());
+          e.context(), null);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
@@ -235,21 +251,24 @@ public record SessionState(
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
           title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, escalationReason,
-          context);
+          context, rollingSummary);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null, null, List.of());
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, null, List.of(), null);
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          e.reason(), context);
+          e.reason(), context, rollingSummary);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null,
-          context);
+          context, rollingSummary);
+      case ChatSession.HistorySummarized e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
+          title, createdAt, updatedAt, turns, narrativeState, closeReason, summary, characterId, escalationReason,
+          context, e.summary());
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, escalationReason, context);
+        newNarrative, closeReason, summary, characterId, escalationReason, context, rollingSummary);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

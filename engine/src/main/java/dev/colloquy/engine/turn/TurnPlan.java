@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * What a turn needs to run: who asks, what, in which conversation, and which models answer; and for
  * the agent, whose session it is ({@code userId}, null for a tenant-wide one), how many turns it
- * completed before this one, and whether a human has it ({@code handoff}: the message is only forwarded).
+ * completed before this one, and whether a human has it ({@code handoff}: the message is only forwarded);
+ * and what came before its history window ({@code earlier}: the rolling summary and the turns it has not
+ * taken in yet).
  */
 public record TurnPlan(
     String sessionId,
@@ -20,17 +22,26 @@ public record TurnPlan(
     List<RunSpec> runs,
     String userId,
     int priorTurns,
-    boolean handoff) {
+    boolean handoff,
+    EarlierHistory earlier) {
 
   public TurnPlan {
     history = List.copyOf(history);
     runs = List.copyOf(runs);
+    earlier = earlier == null ? EarlierHistory.NONE : earlier;
+  }
+
+  /** A plan whose session has nothing before its history window. */
+  public TurnPlan(String sessionId, String tenantId, String turnId, String traceId, String message, String persona,
+      List<ChatMessage> history, List<RunSpec> runs, String userId, int priorTurns, boolean handoff) {
+    this(sessionId, tenantId, turnId, traceId, message, persona, history, runs, userId, priorTurns, handoff,
+        EarlierHistory.NONE);
   }
 
   /** This plan with the message the agent works with instead (the language middleware's translation). */
   public TurnPlan withMessage(String agentMessage) {
     return new TurnPlan(sessionId, tenantId, turnId, traceId, agentMessage, persona, history, runs, userId, priorTurns,
-        handoff);
+        handoff, earlier);
   }
 
   /** A turn of a tenant-wide session that no human has. */

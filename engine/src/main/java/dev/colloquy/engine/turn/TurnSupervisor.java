@@ -5,6 +5,7 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
+import dev.colloquy.engine.agent.HistorySummary;
 import dev.colloquy.engine.agent.IntentRouter;
 import dev.colloquy.engine.agent.LanguageStep;
 import dev.colloquy.engine.agent.TranslatedAnswers;
@@ -18,6 +19,7 @@ import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
@@ -73,6 +75,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record LanguageKnown(LanguageStep.Detected detected) implements Command {}
 
+  private record SummaryMade(HistorySummary.Summarized summarized) implements Command {}
+
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
@@ -92,8 +96,16 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record CancelDeadlinePassed() implements Command {}
 
-  /** What the supervisor reports to its session when the turn is over and must be journaled. */
-  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {}
+  /**
+   * What the supervisor reports to its session when the turn is over and must be journaled, with the
+   * rolling summary its prompt needed (null when it made none).
+   */
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome, RollingSummary summary) {
+
+    public Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {
+      this(turnId, ending, outcome, null);
+    }
+  }
 
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
@@ -112,6 +124,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** The history the prompt cannot hold, once decided (null: it all fits), and the summary written for it. */
+  private HistoryTrim trim;
+  private boolean trimDecided;
+  private HistorySummary.Summarized summarized;
   /** The message's language and whether it and the answers are translated; null until known, and in a hand-off. */
   private LanguageStep.Detected language;
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
@@ -238,6 +254,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(LanguageKnown.class, this::onLanguageKnown)
+        .onMessage(SummaryMade.class, this::onSummaryMade)
         .onMessage(IntentKnown.class, this::onIntentKnown)
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
@@ -404,14 +421,51 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The runs start once both the passages and the tenant's max_tokens are known. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted) {
+    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted && summaryReady()) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }
 
+  /**
+   * Whether the prompt's history is settled: it fits, or the summary of what does not has been
+   * written. A model answers only a turn the agent does not answer itself; only its prompt is trimmed.
+   */
+  private boolean summaryReady() {
+    if (!trimDecided) {
+      trimDecided = true;
+      boolean modelAnswers = !plan.handoff() && escalation == null && routed != null
+          && routed.intent() != Intent.OUT_OF_SCOPE;
+      trim = modelAnswers
+          ? HistoryTrim.of(plan, retrieved.passages(), maxTokens, services.llm().contextTokens()).orElse(null) : null;
+      if (trim != null) {
+        RunSpec first = plan.runs().getFirst();
+        Optional<ChatModel> writer = first.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+            : services.models().find(first.provider(), first.model()).map(ModelCatalog.Entry::chat);
+        getContext().spawn(Behaviors.withMdc(HistorySummary.Command.class, logContext(plan),
+            HistorySummary.create(plan.earlier().summary(), trim.toSummarize(), trim.summaryTokens(), writer,
+                first.model(), services.agent(),
+                getContext().messageAdapter(HistorySummary.Summarized.class, SummaryMade::new))), "history-summary");
+      }
+    }
+    return trim == null || summarized != null;
+  }
+
+  private Behavior<Command> onSummaryMade(SummaryMade made) {
+    summarized = made.summarized();
+    agentCalls.add(summarized.call());
+    getContext().getLog().info("The earlier conversation was summarized ({} messages, by {})",
+        summarized.summary().coveredMessages(), summarized.summary().source());
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens()));
+    List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens,
+        services.llm().contextTokens(), summarized != null ? summarized.summary() : plan.earlier().summary(),
+        trim == null ? 0 : trim.skip()));
     MemoryRecall.prompt(recalled).ifPresent(known -> messages.add(1, ChatMessage.system(known)));
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
@@ -502,7 +556,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     avatars.clear();
     getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.status().name().toLowerCase(),
         outcome.latencyMs());
-    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome));
+    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome, summarized == null ? null : summarized.summary()));
     return this;
   }
 

@@ -16,6 +16,7 @@ import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -109,6 +110,7 @@ class WireSerializationTest {
         .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT))
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
+    roundTrips(state.apply(new ChatSession.HistorySummarized("t1", new RollingSummary("Said hi.", 2, "offline"), AT)));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
     roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null,
         List.of(new RunSpec("r1", "openai", "gpt-4o-mini"))));
@@ -193,7 +195,9 @@ class WireSerializationTest {
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
         new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
         new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
-        new ChatSession.SessionHandedBack(AT));
+        new ChatSession.SessionHandedBack(AT),
+        new ChatSession.HistorySummarized("t2", new RollingSummary("The user asked \r\n about refunds.", 6, "model"),
+            AT));
     events.forEach(WireSerializationTest::roundTrips);
   }
 

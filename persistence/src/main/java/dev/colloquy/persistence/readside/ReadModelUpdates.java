@@ -43,6 +43,7 @@ final class ReadModelUpdates {
       case ChatSession.TurnFailed e -> turnEnded(e.outcome(), e.at());
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
+      case ChatSession.HistorySummarized e -> { }
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);
       case ChatSession.SessionEscalated e -> escalated(e);
