@@ -71,6 +71,7 @@ class ForeignIdIntegrationTest {
     probes.add(new Probe("POST", "/v1/sessions/{session}/close", "{}"));
     probes.add(new Probe("DELETE", "/v1/sessions/{session}", null));
     probes.add(new Probe("GET", "/v1/knowledge/{document}/status", null));
+    probes.add(new Probe("GET", "/v1/knowledge/{document}/chunks/0", null));
     probes.add(new Probe("DELETE", "/v1/knowledge/{document}", null));
     return probes;
   }
@@ -101,6 +102,8 @@ class ForeignIdIntegrationTest {
     assertThat(session.path("messages").toString()).contains(SECRET_MESSAGE).doesNotContain("hello from elsewhere");
     assertThat(first.get("/v1/sessions/" + sessionId + "/journal").status()).isEqualTo(200);
     assertThat(first.get("/v1/knowledge/" + documentId + "/status").status()).isEqualTo(200);
+    assertThat(first.get("/v1/knowledge/" + documentId + "/chunks/0").json().path("text").asText())
+        .contains("Refunds within 30 days.");
   }
 
   @Test
