@@ -16,9 +16,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The web app in the machine's Chromium (playwright-core, {@code web/e2e}) against the real server and
  * the mock model: sign in, a streamed answer token by token, stop, resume after a network drop, fan-out
- * columns, an upload with progress and the citations it brings, rename, delete and replay, a phone and
- * the dark theme; the widget on a page of another origin, with a public key, and refused on an origin
- * the tenant does not allow; then model output that tries to run script. Screenshots go to
+ * columns, an upload with progress and the citations it brings (opened to their passage's text),
+ * rename, search on the server, delete and replay, a phone and the dark theme; the widget on a page of
+ * another origin, with a public key, over the support agent's API: its conversation after a reload,
+ * refused on an origin the tenant does not allow, the escalation notice; then model output that tries
+ * to run script. Screenshots go to
  * {@code app/target/web-screenshots} (the README's come from there).
  */
 class WebAppBrowserIntegrationTest {
@@ -56,7 +58,7 @@ class WebAppBrowserIntegrationTest {
 
     NodeProject.Run widget = e2e.exec(List.of("node", "--test", "widget.test.mjs"), env, Duration.ofMinutes(3));
     assertThat(widget.exitCode()).as(widget.output()).isZero();
-    assertThat(widget.stdout()).contains("# pass 3", "# fail 0");
+    assertThat(widget.stdout()).contains("# pass 4", "# fail 0");
 
     app.mock().reconfigure(app.mock().settings().withTokens(1).withTokenText(HOSTILE));
     NodeProject.Run hostile = e2e.exec(List.of("node", "--test", "xss.test.mjs"), env, Duration.ofMinutes(2));
