@@ -22,6 +22,7 @@ import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
@@ -157,7 +158,7 @@ public final class Colloquy implements AutoCloseable {
           settings.edge(), settings.http(), operations.metrics());
       SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(gateway, settings.http(), operations.metrics()),
+          new SessionRoutes(gateway, settings.http(), operations.metrics(), new Admission(settings.admission())),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
