@@ -66,6 +66,15 @@ test("a new chat streams its answer token by token, then shows status, latency a
   await page.locator(".session", { hasText: question }).waitFor();
   assert.match(page.url(), /#\/chat\/[0-9a-f-]{36}$/);
   await shot(page, "chat");
+
+  // A reload brings the open session back: the address names it, the server holds its messages.
+  const read = page.waitForResponse((r) => r.url() === `${baseUrl}/v1/sessions/${page.url().split("/").at(-1)}`);
+  await page.reload();
+  assert.equal((await read).status(), 200);
+  await page.locator(".turn[data-status=completed] .run .markdown").waitFor();
+  assert.equal(await page.locator(".turn").count(), 1);
+  assert.equal(await page.locator(".turn .message.user").textContent(), question);
+  assert.equal(await answerText(page.locator(".turn .run .markdown")), fullAnswer);
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -26,6 +26,34 @@ async function serveDemo() {
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** A tenant's webhook receiver: it keeps the bodies it is sent and answers 204. */
+async function receiveWebhooks() {
+  const received = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      received.push(JSON.parse(body));
+      response.writeHead(204);
+      response.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    /** The first webhook that matches, once it has arrived. */
+    async until(matches) {
+      for (let tries = 0; tries < 300; tries++) {
+        const found = received.find(matches);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.fail(`no such webhook arrived in 30 s; received: ${JSON.stringify(received)}`);
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
 async function tenant(method, path, body) {
   const response = await fetch(baseUrl + path, {
     method,
@@ -188,27 +216,47 @@ test("on an origin the tenant does not allow, the widget is refused and opens no
   await context.close();
 });
 
-test("an answer that needs a human says that a human agent takes over", async () => {
-  // Escalation is decided by the support flow (issue #13), not on this server yet: this answers the
-  // widget's message with a recorded stream of the support dialect whose last frame says
-  // escalation_required, and checks what the widget shows. The session itself is the real server's.
-  const { context, page } = await newPage(chromium.browser);
-  await page.route(`${baseUrl}/v1/chat/message`, async (route) => {
-    const frame = (id, data) => `id: t:${id}\ndata: ${JSON.stringify(data)}\n\n`;
-    await route.fulfill({
-      status: 200,
-      headers: { "Content-Type": "text/event-stream", "Access-Control-Allow-Origin": shop.origin },
-      body: frame(1, { delta: "A colleague will be ", done: false }) + frame(2, { delta: "with you shortly.", done: false })
-        + frame(3, { done: true, metadata: { message_id: "m", confidence: 0.2, sources: [], escalation_required: true,
-          escalation_reason: "user_requested", latency_ms: 5 } }),
-    });
-  });
-  await page.goto(demoUrl(shop.origin));
-  await page.locator("#colloquy-widget button.launcher").click();
-  await page.getByLabel("Your message").fill("I want to talk to a person");
-  await page.getByLabel("Your message").press("Enter");
-  await page.locator("#colloquy-widget .escalation", { hasText: "Connecting you to a human agent..." }).waitFor();
-  assert.equal(await lastAnswer(page), "A colleague will be with you shortly.");
-  await shot(page, "widget-escalation");
-  await context.close();
+test("when the visitor asks for a person, the tenant's escalation rule hands the session to a human and the widget says so", async () => {
+  // The real rule decides: a tenant with an escalation webhook hands the session over when the user
+  // asks for a human. The webhook goes to a receiver on this machine (the server lets it through
+  // with COLLOQUY_EGRESS_ALLOW), which is where the human would pick the conversation up.
+  const hooks = await receiveWebhooks();
+  await tenant("PUT", "/v1/config", { escalation_webhook_url: hooks.url });
+  try {
+    const { context, page } = await newPage(chromium.browser);
+    await page.goto(demoUrl(shop.origin));
+    await page.locator("#colloquy-widget button.launcher").click();
+    const started = page.waitForResponse(isPost("/v1/session/start"));
+    const answered = page.waitForResponse(isPost("/v1/chat/message"));
+    await page.getByLabel("Your message").fill("I want to talk to a human");
+    await page.getByLabel("Your message").press("Enter");
+    const sessionId = (await (await started).json()).session_id;
+    const notice = page.locator("#colloquy-widget .escalation", { hasText: "Connecting you to a human agent..." });
+    await notice.waitFor();
+    assert.match(await lastAnswer(page), /I'm connecting you to a human agent who will continue this conversation here\./);
+    const last = (await (await answered).text()).trim().split("\n").filter((l) => l.startsWith("data:")).at(-1);
+    const { metadata } = JSON.parse(last.slice("data:".length));
+    assert.equal(metadata.escalation_required, true);
+    assert.equal(metadata.escalation_reason, "user_requested");
+    await shot(page, "widget-escalation");
+
+    const handedOver = await hooks.until((h) => h.event === "escalation" && h.session_id === sessionId);
+    assert.equal(handedOver.escalation_reason, "user_requested");
+    assert.equal(handedOver.last_user_message, "I want to talk to a human");
+    assert.equal((await tenant("GET", `/v1/sessions/${sessionId}`)).status, "escalated");
+
+    // While the human has the session, what the visitor writes goes to them.
+    await page.getByLabel("Your message").fill("Is anyone there?");
+    await page.getByLabel("Your message").press("Enter");
+    await page.locator("#colloquy-widget .turn").nth(1).and(page.locator("[data-status=completed]")).waitFor();
+    assert.equal(await lastAnswer(page), "Your message has been passed to the human agent handling this conversation.");
+    const forwarded = await hooks.until((h) => h.event === "handoff_message" && h.session_id === sessionId);
+    assert.equal(forwarded.message, "Is anyone there?");
+    assert.equal(await notice.count(), 1);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  } finally {
+    await tenant("PUT", "/v1/config", { escalation_webhook_url: "" });
+    await hooks.close();
+  }
 });
