@@ -138,7 +138,7 @@ class JdbcSessionListingTest {
   private static void session(String sessionId, String tenantId, String userId, String title, Instant at)
       throws SQLException {
     apply(sessionId, new ChatSession.SessionOpened(sessionId, tenantId, userId, null,
-        JsonNodeFactory.instance.objectNode(), at, null));
+        JsonNodeFactory.instance.objectNode(), at));
     if (title != null) {
       apply(sessionId, new ChatSession.SessionRenamed(title, at));
     }
