@@ -23,6 +23,7 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
 
   private String answeringRun;
   private StreamEvent.Retrieved retrieved;
+  private StreamEvent.Escalated escalated;
 
   @Override
   public List<Object> next(TurnFrame frame) {
@@ -39,10 +40,13 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.RunCompleted run -> List.of();
       case StreamEvent.RunFailed run -> List.of();
-      // The agent's decisions have no frame in this seed's contract.
+      // The agent's decisions have no frame in this seed's contract; an escalation shows in the metadata.
       case StreamEvent.IntentRouted routed -> List.of();
-      case StreamEvent.Escalated escalated -> List.of();
-      case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, completed)));
+      case StreamEvent.Escalated handed -> {
+        escalated = handed;
+        yield List.of();
+      }
+      case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, escalated, completed)));
       case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled ->
           List.of(new Failed(true, new Problem("TURN_CANCELLED", "The turn was cancelled: " + cancelled.reason())));
