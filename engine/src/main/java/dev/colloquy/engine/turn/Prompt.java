@@ -8,9 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the messages a model run receives: instructions with the retrieved passages, the rolling
- * summary of the earlier conversation when there is one (as context, in a message of its own), history,
- * question. The history is what fits: the prompt and the answer's {@code max_tokens} stay within
+ * Builds the messages a model run receives: instructions with the retrieved passages, a Writing Room
+ * chat's story state, the rolling summary of the earlier conversation when there is one (as context, in
+ * a message of its own), history, question. The history is what fits: the prompt and the answer's
+ * {@code max_tokens} stay within
  * the model's context, the oldest messages are left out first, so a long session never overflows it.
  */
 final class Prompt {
@@ -39,6 +40,7 @@ final class Prompt {
     long budget = historyBudget(plan, passages, maxTokens, contextTokens) - (recap == null ? 0 : tokens(recap));
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(ChatMessage.system(system(plan.persona(), passages)));
+    StoryStateMessage.of(plan.narrativeState()).ifPresent(messages::add);
     if (recap != null) {
       messages.add(recap);
     }
@@ -50,7 +52,8 @@ final class Prompt {
   /** The tokens the history (and a summary) may take beside the instructions, the question and the answer. */
   static long historyBudget(TurnPlan plan, List<Passage> passages, int maxTokens, int contextTokens) {
     return contextTokens - (long) maxTokens - tokens(ChatMessage.system(system(plan.persona(), passages)))
-        - tokens(ChatMessage.user(plan.message()));
+        - tokens(ChatMessage.user(plan.message()))
+        - StoryStateMessage.of(plan.narrativeState()).map(Prompt::tokens).orElse(0L);
   }
 
   static ChatMessage summaryMessage(RollingSummary summary) {

@@ -40,7 +40,7 @@ class RollingSummaryTest {
 
   private static TurnPlan plan(List<ChatMessage> history, EarlierHistory earlier) {
     return new TurnPlan("s-1", "acme", "t-1", "trace-1", "What now?", null, history,
-        List.of(new RunSpec("r-1", "scripted", "m")), null, history.size() / 2, false, earlier);
+        List.of(new RunSpec("r-1", "scripted", "m")), null, history.size() / 2, false, null, earlier);
   }
 
   @Test
