@@ -22,6 +22,7 @@ import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.OpenStreams;
+import dev.colloquy.http.RequestHeadTimeout;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
@@ -148,7 +149,8 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(routes.route()))
+          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams).track(routes.route()).flow(system),
+              settings.http().requestHeadTimeout()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
