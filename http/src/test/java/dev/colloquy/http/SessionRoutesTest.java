@@ -400,10 +400,20 @@ class SessionRoutesTest {
     }
   }
 
+  /**
+   * The server answers 413 from the Content-Length alone and closes the connection. A client still
+   * writing the body when that happens can lose the answer (java.net.http does: "header parser received
+   * no bytes", broken pipe), so this one does what curl does with a large body: it sends
+   * {@code Expect: 100-continue} and sends the body only once told to, which the server never does here.
+   */
   @Test
   void aBodyBeyondTheServersLimitIsTooLarge() throws Exception {
     String huge = "{\"message\":\"" + "x".repeat(9 * 1024 * 1024) + "\"}";
-    HttpResponse<String> response = send("POST", "/v1/sessions/" + openSession() + "/turns", huge);
+    HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/sessions/" + openSession() + "/turns"))
+        .expectContinue(true)
+        .header("Authorization", BEARER).header("Content-Type", "application/json")
+        .timeout(Duration.ofSeconds(20))
+        .POST(HttpRequest.BodyPublishers.ofString(huge)).build(), HttpResponse.BodyHandlers.ofString());
     assertError(response, 413, "REQUEST_TOO_LARGE");
     assertThat(response.body()).doesNotContain("pekko");
   }
