@@ -129,7 +129,7 @@ public final class Colloquy implements AutoCloseable {
         DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);
       }
       KnowledgeRoutes knowledgeRoutes =
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       ApiRoutes routes = new ApiRoutes(

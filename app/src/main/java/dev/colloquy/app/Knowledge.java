@@ -14,11 +14,16 @@ import dev.colloquy.ingestion.documents.JdbcDocumentStore;
 import dev.colloquy.ingestion.documents.KnowledgeService;
 import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
 import dev.colloquy.ingestion.embed.OpenAiCompatibleEmbeddingModel;
+import dev.colloquy.ingestion.parse.ParserProcesses;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
 import dev.colloquy.ingestion.store.VectorStore;
 import dev.colloquy.ingestion.store.qdrant.QdrantVectorStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -44,14 +49,16 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final ParserProcesses parsers;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching) {
+      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers) {
     this.store = store;
     this.search = search;
     this.documents = documents;
     this.ingestion = ingestion;
     this.searching = searching;
+    this.parsers = parsers;
   }
 
   /**
@@ -65,13 +72,33 @@ public final class Knowledge implements AutoCloseable {
     ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
     ExecutorService searching = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), named("colloquy-search"));
-    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), embeddings);
+    ParserProcesses parsers = new ParserProcesses(settings.ingestion());
+    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), parsers, embeddings);
     KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
-        modelEnricher, ingestion, Clock.systemUTC());
+        modelEnricher, ingestion, Clock.systemUTC(), uploads(dataDir));
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching);
+    return new Knowledge(store, search, documents, ingestion, searching, parsers);
+  }
+
+  /**
+   * Where uploads wait, under the data directory (never the heap). What a previous run left there
+   * belonged to ingestions it never finished: it goes.
+   */
+  private static Path uploads(Path dataDir) {
+    Path uploads = dataDir.resolve("uploads");
+    try {
+      Files.createDirectories(uploads);
+      try (Stream<Path> left = Files.list(uploads)) {
+        for (Path file : left.toList()) {
+          Files.deleteIfExists(file);
+        }
+      }
+      return uploads;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot prepare the upload directory " + uploads, e);
+    }
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
@@ -126,6 +153,7 @@ public final class Knowledge implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    parsers.close();
     store.close();
   }
 }

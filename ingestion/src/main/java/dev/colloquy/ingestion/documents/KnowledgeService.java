@@ -7,6 +7,11 @@ import dev.colloquy.ingestion.chunk.ChunkEnricher;
 import dev.colloquy.ingestion.parse.DocumentType;
 import dev.colloquy.ingestion.store.EmbeddedChunk;
 import dev.colloquy.ingestion.store.VectorStore;
+import dev.colloquy.config.KnowledgeSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +50,9 @@ public final class KnowledgeService {
   private final Optional<ChunkEnricher> modelEnricher;
   private final Executor executor;
   private final Clock clock;
+  private final Path spool;
+  /** Accepted files not yet ingested: each waits on disk, and there are at most this many. */
+  private final Semaphore backlog;
   private final ConcurrentHashMap<String, Object> tenantLocks = new ConcurrentHashMap<>();
 
   /**
@@ -61,12 +70,53 @@ public final class KnowledgeService {
       Optional<ChunkEnricher> modelEnricher,
       Executor executor,
       Clock clock) {
+    this(documents, vectors, pipeline, modelEnricher, executor, clock, temporarySpool());
+  }
+
+  /**
+   * @param spool where accepted files wait for ingestion (the service owns the files it is given and
+   *     deletes each once ingested or failed)
+   */
+  public KnowledgeService(
+      DocumentStore documents,
+      VectorStore vectors,
+      IngestionPipeline pipeline,
+      Optional<ChunkEnricher> modelEnricher,
+      Executor executor,
+      Clock clock,
+      Path spool) {
     this.documents = documents;
     this.vectors = vectors;
     this.pipeline = pipeline;
     this.modelEnricher = modelEnricher;
     this.executor = executor;
     this.clock = clock;
+    this.spool = spool;
+    KnowledgeSettings.Ingestion limits = pipeline.limits();
+    this.backlog = new Semaphore(limits.workers() + limits.maxQueued());
+  }
+
+  private static Path temporarySpool() {
+    try {
+      return Files.createTempDirectory("colloquy-uploads");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Where a caller writes an upload before handing it to {@link #ingest(String, String, Path)}. */
+  public Path newUploadFile() {
+    try {
+      Files.createDirectories(spool);
+      return Files.createTempFile(spool, "upload-", ".part");
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "no room for the upload", e);
+    }
+  }
+
+  /** Whether an upload would be accepted into the backlog now (it may be full by the time it arrives). */
+  public boolean hasRoom() {
+    return backlog.availablePermits() > 0;
   }
 
   /** An accepted upload: its pending record, and a stage that completes with its final record (ready or failed). */
@@ -78,18 +128,60 @@ public final class KnowledgeService {
    * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused outright
    */
   public Ingestion ingest(String tenantId, String fileName, byte[] content) {
-    DocumentType type = acceptedType(fileName, content);
-    KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
-    CompletableFuture<KnowledgeDocument> completion =
-        CompletableFuture.supplyAsync(() -> process(pending, content), executor);
-    return new Ingestion(pending, completion);
+    Path file = newUploadFile();
+    try {
+      Files.write(file, content);
+    } catch (IOException e) {
+      delete(file);
+      throw new IngestionException(Code.INTERNAL_ERROR, "no room for the upload", e);
+    }
+    return ingest(tenantId, fileName, file);
+  }
+
+  /**
+   * Accepts a file on disk for ingestion; the service owns it from now on and deletes it once done
+   * (or at once when refused).
+   *
+   * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused
+   *     outright, QUEUE_FULL when too many files wait already
+   */
+  public Ingestion ingest(String tenantId, String fileName, Path file) {
+    if (!backlog.tryAcquire()) {
+      delete(file);
+      throw new IngestionException(Code.QUEUE_FULL, "too many documents are waiting to be ingested; try again shortly");
+    }
+    try {
+      DocumentType type = acceptedType(fileName, file);
+      KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
+      CompletableFuture<KnowledgeDocument> completion = CompletableFuture.supplyAsync(() -> {
+        try {
+          return process(pending, file);
+        } finally {
+          delete(file);
+          backlog.release();
+        }
+      }, executor);
+      return new Ingestion(pending, completion);
+    } catch (RuntimeException e) {
+      delete(file);
+      backlog.release();
+      throw e;
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOG.warn("Could not delete an upload file: {}", e.getClass().getName());
+    }
   }
 
   /**
    * Only size and type refuse an upload outright; a file whose content does not match its type (a
    * corrupt file) is recorded and fails like any other bad content, so its owner can see why.
    */
-  private DocumentType acceptedType(String fileName, byte[] content) {
+  private DocumentType acceptedType(String fileName, Path content) {
     try {
       return pipeline.accept(fileName, content);
     } catch (IngestionException e) {
@@ -123,7 +215,7 @@ public final class KnowledgeService {
     return true;
   }
 
-  private KnowledgeDocument process(KnowledgeDocument pending, byte[] content) {
+  private KnowledgeDocument process(KnowledgeDocument pending, Path content) {
     String tenantId = pending.tenantId();
     KnowledgeDocument processing = pending.processing(clock.instant());
     documents.update(processing);
@@ -179,15 +271,17 @@ public final class KnowledgeService {
     IngestionException cause = failure instanceof IngestionException ingestion
         ? ingestion
         : new IngestionException(Code.INTERNAL_ERROR, "ingestion failed unexpectedly: " + failure, failure);
+    // Codes and ids only: a failure's message names the file and quotes what the parser read, which is
+    // the tenant's content; its owner reads it in the document's status.
     if (cause.code() == Code.INTERNAL_ERROR || cause.code() == Code.STORE_FAILED) {
-      LOG.warn("Ingestion of document {} failed", processing.id(), failure);
+      LOG.warn("Ingestion of document {} failed: {} ({})", processing.id(), cause.code().wireName(), causes(failure));
     } else {
-      LOG.info("Ingestion of document {} failed: {} {}", processing.id(), cause.code().wireName(), cause.getMessage());
+      LOG.info("Ingestion of document {} failed: {}", processing.id(), cause.code().wireName());
     }
     try {
       vectors.delete(processing.tenantId(), processing.id());
     } catch (RuntimeException cleanup) {
-      LOG.warn("Could not remove the chunks of failed document {}", processing.id(), cleanup);
+      LOG.warn("Could not remove the chunks of failed document {} ({})", processing.id(), causes(cleanup));
     }
     KnowledgeDocument current = documents.find(processing.tenantId(), processing.id()).orElse(processing);
     KnowledgeDocument failed = current.failed(cause.code().wireName(), cause.getMessage(), clock.instant());
@@ -204,7 +298,7 @@ public final class KnowledgeService {
         }
       }
     } catch (RuntimeException e) {
-      LOG.warn("Could not enrich the chunks of document {}; the offline summaries stay", ready.id(), e);
+      LOG.warn("Could not enrich the chunks of document {}; the offline summaries stay ({})", ready.id(), causes(e));
     }
   }
 
@@ -213,9 +307,18 @@ public final class KnowledgeService {
       try {
         vectors.delete(tenantId, documentId);
       } catch (RuntimeException e) {
-        LOG.warn("Could not remove the chunks of document {}", documentId, e);
+        LOG.warn("Could not remove the chunks of document {} ({})", documentId, causes(e));
       }
     });
+  }
+
+  /** A failure as the logs may show it: the classes of its causes, never their messages. */
+  private static String causes(Throwable failure) {
+    StringBuilder classes = new StringBuilder();
+    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      classes.append(classes.isEmpty() ? "" : " < ").append(cause.getClass().getName());
+    }
+    return classes.toString();
   }
 
   private Object lock(String tenantId) {
