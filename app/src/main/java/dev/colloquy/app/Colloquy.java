@@ -13,6 +13,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
@@ -27,6 +28,9 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.dialect.EdgeRoutes;
+import dev.colloquy.http.dialect.SupportRoutes;
+import dev.colloquy.http.dialect.WritingRoomRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
@@ -36,6 +40,7 @@ import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
+import dev.colloquy.persistence.readside.JdbcChatListing;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -123,7 +128,8 @@ public final class Colloquy implements AutoCloseable {
       TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
-      IdleSessionReaper.init(system, sessionsTable, settings.session());
+      IdleSessionReaper.init(system, sessionsTable, new ConfiguredIdleTimeouts(system, settings.http().askTimeout(),
+          settings.session().idleTimeout()), settings.session());
       TenantStore tenants = new TenantStore(database.dataSource());
       if (!settings.production()) {
         DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);
@@ -132,14 +138,20 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
+      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout());
+      WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
+          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
+      EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
+          settings.edge(), settings.http(), operations.metrics());
+      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
-              operations.metrics()),
+          new SessionRoutes(gateway, settings.http(), operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId),
+              writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
           adminRoutes::route,

@@ -50,15 +50,17 @@ public final class Knowledge implements AutoCloseable {
   private final ExecutorService ingestion;
   private final ExecutorService searching;
   private final ParserProcesses parsers;
+  private final String embeddingModel;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers) {
+      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers, String embeddingModel) {
     this.store = store;
     this.search = search;
     this.documents = documents;
     this.ingestion = ingestion;
     this.searching = searching;
     this.parsers = parsers;
+    this.embeddingModel = embeddingModel;
   }
 
   /**
@@ -79,7 +81,7 @@ public final class Knowledge implements AutoCloseable {
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching, parsers);
+    return new Knowledge(store, search, documents, ingestion, searching, parsers, embeddings.name());
   }
 
   /**
@@ -135,6 +137,11 @@ public final class Knowledge implements AutoCloseable {
 
   public KnowledgeService documents() {
     return documents;
+  }
+
+  /** The name of the model every chunk is embedded with. */
+  public String embeddingModel() {
+    return embeddingModel;
   }
 
   /**

@@ -24,11 +24,11 @@ public final class ApiException extends RuntimeException {
     this.code = code;
   }
 
-  StatusCode status() {
+  public StatusCode status() {
     return status;
   }
 
-  String code() {
+  public String code() {
     return code;
   }
 }

@@ -10,6 +10,7 @@ import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -23,7 +24,9 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.FileIO;
-import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.http.javadsl.model.Multipart;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.util.ByteString;
 
 /**
@@ -63,6 +66,7 @@ public final class KnowledgeRoutes extends AllDirectives {
             pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(tenantId, documentId), this::ok))))))));
   }
 
+  /** The file, and the optional {@code document_type} field beside it (seed 004 §5.4), in any order. */
   private Route ingest(String tenantId) {
     if (!documents.hasRoom()) {
       throw new ApiException(ErrorCode.INGEST_QUEUE_FULL,
@@ -75,21 +79,47 @@ public final class KnowledgeRoutes extends AllDirectives {
           + limits.maxUploadsPerTenant() + " uploads in progress; try again when one has finished");
     }
     return mapRouteResultFuture(result -> result.whenComplete((done, failure) -> count.decrementAndGet()),
-        () -> extractMaterializer(materializer -> fileUpload("file", (info, bytes) -> onSuccess(
-            receive(bytes, materializer).thenCompose(file -> ingest(tenantId, info.getFileName(), file)),
+        () -> extractMaterializer(materializer -> entity(Unmarshaller.entityToMultipartFormData(), form -> onSuccess(
+            receive(form, materializer).thenCompose(upload -> ingest(tenantId, upload)),
             accepted -> complete(Json.response(StatusCodes.ACCEPTED, accepted))))));
   }
 
-  /** The file part, written to a file of the knowledge service's as it arrives, within the upload timeout. */
-  private CompletionStage<Path> receive(Source<ByteString, Object> bytes, Materializer materializer) {
+  /** What an upload's form held once received: the file on disk, its name, its document type. */
+  private record Upload(Path file, String fileName, Optional<String> documentType) {}
+
+  /**
+   * The form's parts in the order they come (seed 004 §5.4: the file, and the optional
+   * {@code document_type} beside it, in any order): the file written to a file of the knowledge
+   * service's as it arrives, the type read as a short text, anything else skipped; all within the
+   * upload timeout.
+   */
+  private CompletionStage<Upload> receive(Multipart.FormData form, Materializer materializer) {
     Path file = documents.newUploadFile();
-    return bytes.completionTimeout(limits.uploadTimeout())
-        .runWith(FileIO.toPath(file), materializer)
-        .handle((written, failure) -> {
-          if (failure == null) {
-            return file;
+    String[] fileName = {null};
+    Optional<String>[] documentType = new Optional[] {Optional.empty()};
+    return form.getParts()
+        .completionTimeout(limits.uploadTimeout())
+        .mapAsync(1, part -> switch (part.getName()) {
+          case "file" -> {
+            fileName[0] = part.getFilename().orElse("upload");
+            yield part.getEntity().getDataBytes().runWith(FileIO.toPath(file), materializer).thenApply(written -> true);
+          }
+          case "document_type" -> part.getEntity().toStrict(limits.uploadTimeout().toMillis(), 1024, materializer)
+              .thenApply(text -> {
+                documentType[0] = Optional.of(text.getData().utf8String());
+                return true;
+              });
+          default -> part.getEntity().discardBytes(materializer).completionStage().thenApply(done -> true);
+        })
+        .runWith(Sink.ignore(), materializer)
+        .handle((done, failure) -> {
+          if (failure == null && fileName[0] != null) {
+            return new Upload(file, fileName[0], documentType[0]);
           }
           file.toFile().delete();
+          if (failure == null) {
+            throw new ApiException(ErrorCode.FIELD_REQUIRED, "The multipart form field 'file' is required");
+          }
           Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
           if (cause instanceof TimeoutException) {
             throw new ApiException(ErrorCode.REQUEST_TIMEOUT, "The upload did not arrive within "
@@ -99,12 +129,30 @@ public final class KnowledgeRoutes extends AllDirectives {
         });
   }
 
+  private static String documentType(Optional<String> value) {
+    if (value.isEmpty() || value.get().isBlank()) {
+      return null;
+    }
+    if (!KnowledgeDocument.DOCUMENT_TYPES.contains(value.get().strip())) {
+      throw new ApiException(ErrorCode.INVALID_FIELD,
+          "The field document_type must be one of " + String.join(", ", KnowledgeDocument.DOCUMENT_TYPES));
+    }
+    return value.get().strip();
+  }
+
   // ---- calls to the knowledge service, off the HTTP threads ----
 
-  private CompletionStage<Accepted> ingest(String tenantId, String fileName, Path content) {
+  private CompletionStage<Accepted> ingest(String tenantId, Upload upload) {
     return blocking(() -> {
+      String documentType;
       try {
-        return Accepted.toApi(documents.ingest(tenantId, fileName, content).document());
+        documentType = documentType(upload.documentType());
+      } catch (ApiException invalid) {
+        upload.file().toFile().delete();
+        throw invalid;
+      }
+      try {
+        return Accepted.toApi(documents.ingest(tenantId, upload.fileName(), upload.file(), documentType).document());
       } catch (IngestionException e) {
         throw refused(e);
       }
@@ -158,18 +206,19 @@ public final class KnowledgeRoutes extends AllDirectives {
 
   // ---- response bodies ----
 
-  record Accepted(String documentId, String filename, int version, String status, String message) {
+  record Accepted(String documentId, String filename, int version, String documentType, String status, String message) {
     static Accepted toApi(KnowledgeDocument document) {
-      return new Accepted(document.id(), document.fileName(), document.version(), "processing",
+      return new Accepted(document.id(), document.fileName(), document.version(), document.documentType(), "processing",
           "Ingestion started. Poll /v1/knowledge/" + document.id() + "/status");
     }
   }
 
-  record Status(String documentId, String filename, int version, String status, boolean active, int chunkCount,
-      String errorCode, String errorMessage) {
+  record Status(String documentId, String filename, int version, String documentType, String status, boolean active,
+      int chunkCount, String errorCode, String errorMessage) {
     static Status toApi(KnowledgeDocument document) {
-      return new Status(document.id(), document.fileName(), document.version(), document.status().wireName(),
-          document.active(), document.chunkCount(), document.error().map(KnowledgeDocument.Failure::code).orElse(null),
+      return new Status(document.id(), document.fileName(), document.version(), document.documentType(),
+          document.status().wireName(), document.active(), document.chunkCount(),
+          document.error().map(KnowledgeDocument.Failure::code).orElse(null),
           document.error().map(KnowledgeDocument.Failure::message).orElse(null));
     }
   }
@@ -180,10 +229,11 @@ public final class KnowledgeRoutes extends AllDirectives {
     }
   }
 
-  record Document(String id, String filename, int version, String status, int chunkCount, String ingestedAt) {
+  record Document(String id, String filename, int version, String documentType, String status, int chunkCount,
+      String ingestedAt) {
     static Document toApi(KnowledgeDocument document) {
-      return new Document(document.id(), document.fileName(), document.version(), document.status().wireName(),
-          document.chunkCount(), document.createdAt().toString());
+      return new Document(document.id(), document.fileName(), document.version(), document.documentType(),
+          document.status().wireName(), document.chunkCount(), document.createdAt().toString());
     }
   }
 

@@ -19,6 +19,7 @@ public enum ErrorCode {
   IDEMPOTENCY_KEY_REUSED(422),
   UNKNOWN_MODEL(422),
   TOO_MANY_MODELS(422),
+  INVALID_TITLE(422),
   SHUTTING_DOWN(503),
 
   // How a turn ends when it is asked for as JSON and does not complete. Why a single run failed

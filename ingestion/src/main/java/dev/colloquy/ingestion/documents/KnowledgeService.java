@@ -128,6 +128,14 @@ public final class KnowledgeService {
    * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused outright
    */
   public Ingestion ingest(String tenantId, String fileName, byte[] content) {
+    return ingest(tenantId, fileName, content, null);
+  }
+
+  /**
+   * Accepts a file for ingestion as a document of {@code documentType} (one of {@link
+   * KnowledgeDocument#DOCUMENT_TYPES}, or null when its uploader did not say).
+   */
+  public Ingestion ingest(String tenantId, String fileName, byte[] content, String documentType) {
     Path file = newUploadFile();
     try {
       Files.write(file, content);
@@ -135,24 +143,32 @@ public final class KnowledgeService {
       delete(file);
       throw new IngestionException(Code.INTERNAL_ERROR, "no room for the upload", e);
     }
-    return ingest(tenantId, fileName, file);
+    return ingest(tenantId, fileName, file, documentType);
   }
 
   /**
-   * Accepts a file on disk for ingestion; the service owns it from now on and deletes it once done
-   * (or at once when refused).
+   * Accepts a file on disk for ingestion as a document of {@code documentType} (or null); the service
+   * owns the file from now on and deletes it once done (or at once when refused).
    *
    * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused
    *     outright, QUEUE_FULL when too many files wait already
    */
   public Ingestion ingest(String tenantId, String fileName, Path file) {
+    return ingest(tenantId, fileName, file, null);
+  }
+
+  public Ingestion ingest(String tenantId, String fileName, Path file, String documentType) {
+    if (documentType != null && !KnowledgeDocument.DOCUMENT_TYPES.contains(documentType)) {
+      delete(file);
+      throw new IllegalArgumentException("not a document type: " + documentType);
+    }
     if (!backlog.tryAcquire()) {
       delete(file);
       throw new IngestionException(Code.QUEUE_FULL, "too many documents are waiting to be ingested; try again shortly");
     }
     try {
       DocumentType type = acceptedType(fileName, file);
-      KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
+      KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), documentType, clock.instant());
       CompletableFuture<KnowledgeDocument> completion = CompletableFuture.supplyAsync(() -> {
         try {
           return process(pending, file);
