@@ -48,6 +48,8 @@ import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
+import dev.colloquy.http.web.DevKeyOffer;
+import dev.colloquy.http.web.WebAssets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -153,7 +155,9 @@ public final class Colloquy implements AutoCloseable {
               tenantConfigRoutes.route(principal.tenantId(), traceId),
               writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
-              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
+              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)
+              .withPublicKeysFrom(tenantId -> tenantConfigs.current(tenantId)
+                  .thenApply(current -> current.config().allowedOrigins())),
           adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
           new Cors(settings.cors(), tenantConfigs),
@@ -161,7 +165,8 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams).track(routes.route()).flow(system),
+          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams)
+              .track(Directives.concat(webAssets(settings).route(), routes.route())).flow(system),
               settings.http().requestHeadTimeout()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
@@ -184,6 +189,12 @@ public final class Colloquy implements AutoCloseable {
       database.close();
       throw startFailure(e, config, settings, system != null);
     }
+  }
+
+  /** The web app and widget; in development the app may offer the development key to this machine. */
+  private static WebAssets webAssets(ColloquySettings settings) {
+    return new WebAssets(settings.production() ? DevKeyOffer.none()
+        : DevKeyOffer.of(settings.storage().dataDir().resolve(DevTenant.KEY_FILE)));
   }
 
   /** A port already taken is named, with what to change; anything else keeps its own message. */

@@ -88,6 +88,8 @@ public final class SessionRoutes extends AllDirectives {
     return concat(
         pathEndOrSingleSlash(() -> concat(
             get(() -> onSuccess(view(caller, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
+            patch(() -> body(body -> onSuccess(rename(caller, sessionId, body),
+                view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
@@ -171,6 +173,12 @@ public final class SessionRoutes extends AllDirectives {
   private CompletionStage<SessionView> close(Principal caller, String sessionId, String body) {
     RequestBodies.parse(body, true);
     return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
+        .thenApply(SessionRoutes::session);
+  }
+
+  private CompletionStage<SessionView> rename(Principal caller, String sessionId, String body) {
+    String title = RequestBodies.newTitle(body);
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Rename(title, replyTo))
         .thenApply(SessionRoutes::session);
   }
 

@@ -56,7 +56,7 @@ class OpenApiDocumentTest {
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
       Map.entry("/v1/sessions", Set.of("get", "post")),
-      Map.entry("/v1/sessions/{session_id}", Set.of("get", "delete")),
+      Map.entry("/v1/sessions/{session_id}", Set.of("get", "patch", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
@@ -190,7 +190,7 @@ class OpenApiDocumentTest {
     codes.addAll(codeLiteralsInHttpSources());
     // Authentication's refusals and the admin API's (package dev.colloquy.http.auth).
     codes.addAll(Set.of("UNAUTHENTICATED", "FORBIDDEN", "INVALID_TENANT_NAME", "TENANT_EXISTS", "TENANT_NOT_FOUND",
-        "KEY_NOT_FOUND"));
+        "KEY_NOT_FOUND", "INVALID_KEY_KIND", "ORIGIN_NOT_ALLOWED"));
 
     assertThat(codes).contains("SESSION_NOT_FOUND", "TURN_IN_PROGRESS", "MALFORMED_JSON", "MESSAGE_TOO_LARGE",
         "INVALID_LAST_EVENT_ID", "UNAUTHENTICATED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
