@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Clients that are slow on purpose (slowloris) or because the answer takes long, on a node whose
- * timeouts are scaled down: 1 s for a request head and for a body, 3 s for an idle connection, while
- * a turn takes about 6 s.
+ * timeouts are scaled down: 1 s for a request head, a body and an upload, 3 s for an idle
+ * connection, while a turn takes about 6 s; uploads of at most 64 KiB.
  */
 class SlowClientsIntegrationTest {
 
@@ -30,11 +30,15 @@ class SlowClientsIntegrationTest {
   private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(3);
   /** A turn of about 6 s: twice the idle timeout. */
   private static final int SLOW_TOKENS = 60;
+  private static final int MAX_UPLOAD = 64 * 1024;
+  private static final String BOUNDARY = "slow-client-boundary";
 
   @RegisterExtension
   static final RunningColloquy app = RunningColloquy.with(TestColloquy.fastMock(), Map.of(
       "colloquy.http.request-head-timeout", HEAD_TIMEOUT.toMillis() + "ms",
       "colloquy.http.request-body-timeout", BODY_TIMEOUT.toMillis() + "ms",
+      "colloquy.knowledge.ingestion.upload-timeout", BODY_TIMEOUT.toMillis() + "ms",
+      "colloquy.knowledge.ingestion.max-upload", MAX_UPLOAD,
       "colloquy.http.keep-alive", "500ms",
       "pekko.http.server.idle-timeout", IDLE_TIMEOUT.toMillis() + "ms"));
 
@@ -76,10 +80,51 @@ class SlowClientsIntegrationTest {
       socket.getOutputStream().write("{\"metadata\":".getBytes(StandardCharsets.US_ASCII));
       String answer = readAll(socket.getInputStream());
       assertThat(answer).startsWith("HTTP/1.1 408");
-      JsonNode error = Api.JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).path("error");
+      JsonNode error = errorOf(answer);
       assertThat(error.path("code").asText()).isEqualTo("REQUEST_TIMEOUT");
       assertThat(error.path("trace_id").asText()).hasSize(32);
     }
+  }
+
+  /** The upload's deadline passes mid-file: the answer arrives, and the part written so far is deleted. */
+  @Test
+  void anUploadThatStopsArrivingIsAnsweredWithRequestTimeout() throws Exception {
+    try (Socket socket = connect()) {
+      String part = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\n"
+          + "Content-Type: text/plain\r\n\r\n" + "Opening hours are nine to five.\n".repeat(100);
+      socket.getOutputStream().write(uploadHead("Content-Length: " + (part.length() + 10_000)));
+      socket.getOutputStream().write(part.getBytes(StandardCharsets.US_ASCII));
+      String answer = readAll(socket.getInputStream());
+      assertThat(answer).startsWith("HTTP/1.1 408");
+      assertThat(errorOf(answer).path("code").asText()).isEqualTo("REQUEST_TIMEOUT");
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> left =
+        java.nio.file.Files.list(app.colloquy().settings().storage().dataDir().resolve("uploads"))) {
+      assertThat(left).as("upload files left behind").isEmpty();
+    }
+  }
+
+  /** A chunked upload declares no length: it is refused once it has grown past the limit, and told so. */
+  @Test
+  void aChunkedUploadThatGrowsPastTheLimitIsAnsweredWithTooLarge() throws Exception {
+    try (Socket socket = connect()) {
+      socket.getOutputStream().write(uploadHead("Transfer-Encoding: chunked"));
+      String part = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.txt\"\r\n"
+          + "Content-Type: text/plain\r\n\r\n";
+      socket.getOutputStream().write(chunk(part));
+      String line = "Returns are accepted within thirty days of purchase.\n".repeat(1000);
+      try {
+        for (int sent = 0; sent < 4 * MAX_UPLOAD; sent += line.length()) {
+          socket.getOutputStream().write(chunk(line));
+        }
+      } catch (SocketException closed) {
+        // the server may close its side once it has answered; the answer is read below
+      }
+      String answer = readAll(socket.getInputStream());
+      assertThat(answer).startsWith("HTTP/1.1 413");
+      assertThat(errorOf(answer).path("code").asText()).isEqualTo("REQUEST_TOO_LARGE");
+    }
+    assertThat(app.api().get("/ready").status()).isEqualTo(200);
   }
 
   @Test
@@ -123,6 +168,21 @@ class SlowClientsIntegrationTest {
     return (method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + app.api().apiKey()
         + "\r\nContent-Type: application/json\r\nContent-Length: " + contentLength + "\r\n\r\n")
         .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] uploadHead(String lengthHeader) {
+    return ("POST /v1/knowledge/ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + app.api().apiKey()
+        + "\r\nContent-Type: multipart/form-data; boundary=" + BOUNDARY + "\r\n" + lengthHeader + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] chunk(String data) {
+    return (Integer.toHexString(data.length()) + "\r\n" + data + "\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The error object of a whole response read from a socket. */
+  private static JsonNode errorOf(String response) throws IOException {
+    return Api.JSON.readTree(response.substring(response.indexOf("\r\n\r\n") + 4)).path("error");
   }
 
   private static Socket connect() throws IOException {

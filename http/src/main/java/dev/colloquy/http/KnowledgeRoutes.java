@@ -19,6 +19,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.RequestEntity;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -58,12 +59,23 @@ public final class KnowledgeRoutes extends AllDirectives {
   public Route route(Principal principal) {
     String tenantId = principal.tenantId();
     return pathPrefix("v1", () -> pathPrefix("knowledge", () -> concat(
-        path("ingest", () -> post(() -> withSizeLimit(limits.maxUploadBytes() + MULTIPART_OVERHEAD,
+        path("ingest", () -> post(() -> limitedTo(limits.maxUploadBytes() + MULTIPART_OVERHEAD,
             () -> ingest(tenantId)))),
         path("list", () -> get(() -> onSuccess(list(tenantId), this::ok))),
         pathPrefix(segment(), documentId -> concat(
             path("status", () -> get(() -> onSuccess(status(tenantId, documentId), this::ok))),
             pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(tenantId, documentId), this::ok))))))));
+  }
+
+  /**
+   * The upload's body within {@code maxBytes} (a larger declared length is refused unread), and
+   * drained rather than cancelled when it is refused part-way, so that the refusal reaches the client.
+   */
+  private Route limitedTo(long maxBytes, Supplier<Route> inner) {
+    return extractRequestEntity(entity -> {
+      RequestEntity limited = DrainingBody.limited(entity, maxBytes);
+      return mapRequest(request -> request.withEntity(limited), inner);
+    });
   }
 
   /** The file, and the optional {@code document_type} field beside it (seed 004 §5.4), in any order. */
