@@ -6,6 +6,11 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.ConfiguredPolicies;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.http.agent.MemoryRoutes;
+import dev.colloquy.persistence.agent.JdbcMemoryStore;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -118,13 +123,19 @@ public final class Colloquy implements AutoCloseable {
       joinCluster(system);
       InFlight turns = new InFlight();
       InFlight streams = new InFlight();
+      MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
+      MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
+      TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
+          settings.session().idleTimeout().toSeconds(), models.defaultModel());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
-              settings.limits().maxTokens()));
+              settings.limits().maxTokens()),
+          new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
+              settings.agent(), memories, blocking));
       ChatSession.init(system, services);
-      TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
-          settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
+      TenantConfiguration.init(system, tenantDefaults, models.names());
+      Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);
       TenantLimiter.init(system, settings.limits().streamLease());
       TenantConfigs tenantConfigs = new TenantConfigs(system, settings.http().askTimeout());
       TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
@@ -152,7 +163,7 @@ public final class Colloquy implements AutoCloseable {
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), memoryRoutes.route(principal, traceId),
               writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)

@@ -51,16 +51,18 @@ public final class Knowledge implements AutoCloseable {
   private final ExecutorService searching;
   private final ParserProcesses parsers;
   private final String embeddingModel;
+  private final EmbeddingModel embeddings;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers, String embeddingModel) {
+      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers, EmbeddingModel embeddings) {
+    this.embeddings = embeddings;
+    this.embeddingModel = embeddings.name();
     this.store = store;
     this.search = search;
     this.documents = documents;
     this.ingestion = ingestion;
     this.searching = searching;
     this.parsers = parsers;
-    this.embeddingModel = embeddingModel;
   }
 
   /**
@@ -81,7 +83,7 @@ public final class Knowledge implements AutoCloseable {
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching, parsers, embeddings.name());
+    return new Knowledge(store, search, documents, ingestion, searching, parsers, embeddings);
   }
 
   /**
@@ -133,6 +135,11 @@ public final class Knowledge implements AutoCloseable {
 
   HybridKnowledgeBase search() {
     return search;
+  }
+
+  /** The embedding model of the knowledge base, which the users' memories share. */
+  EmbeddingModel embeddings() {
+    return embeddings;
   }
 
   public KnowledgeService documents() {

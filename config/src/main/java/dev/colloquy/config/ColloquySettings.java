@@ -17,7 +17,8 @@ public record ColloquySettings(
     LimitsSettings limits,
     CorsSettings cors,
     AuthSettings auth,
-    EdgeSettings edge) {
+    EdgeSettings edge,
+    AgentSettings agent) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -35,7 +36,8 @@ public record ColloquySettings(
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
         AuthSettings.create(reader),
-        EdgeSettings.create(reader));
+        EdgeSettings.create(reader),
+        AgentSettings.create(reader));
   }
 
   /**

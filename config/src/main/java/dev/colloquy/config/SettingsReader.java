@@ -61,7 +61,10 @@ final class SettingsReader {
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
           Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
           Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
-          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"));
+          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"),
+          Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
+          Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
 
   private final Config config;
 

@@ -17,6 +17,7 @@ public enum ErrorCode {
   TURN_ENDED(409),
   TURN_QUEUE_FULL(429),
   IDEMPOTENCY_KEY_REUSED(422),
+  SESSION_NOT_ESCALATED(409),
   UNKNOWN_MODEL(422),
   TOO_MANY_MODELS(422),
   INVALID_TITLE(422),
@@ -28,6 +29,9 @@ public enum ErrorCode {
   INTERRUPTED(502),
   TURN_CANCELLED(409),
   STREAM_ENDED(503),
+
+  // A credential that may not do this (authentication's own refusals carry the same code).
+  FORBIDDEN(403),
 
   // Requests the API cannot take as they are.
   MALFORMED_JSON(400),

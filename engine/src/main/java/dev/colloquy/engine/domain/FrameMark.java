@@ -34,7 +34,9 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     GAP,
     TOKEN,
     RUN_COMPLETED,
-    RUN_FAILED
+    RUN_FAILED,
+    INTENT,
+    ESCALATION
   }
 
   private static final int[] NONE = new int[0];

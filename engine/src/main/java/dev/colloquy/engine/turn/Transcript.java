@@ -140,6 +140,8 @@ public final class Transcript {
         case StreamEvent.RunCompleted completed ->
             FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, runIds.indexOf(completed.run().runId()));
         case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
+        case StreamEvent.IntentRouted routed -> FrameMark.of(FrameMark.Kind.INTENT);
+        case StreamEvent.Escalated escalated -> FrameMark.of(FrameMark.Kind.ESCALATION);
         case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
         case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
       });
@@ -308,6 +310,8 @@ public final class Transcript {
           RunOutcome run = outcome.runs().get(mark.run());
           record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
         }
+        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
+        case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
       }
     }
   }
