@@ -61,7 +61,9 @@ class HttpFuzzIntegrationTest {
         new Target("POST", "/v1/sessions/" + sessionId + "/close", false, Map.of()),
         new Target("PUT", "/v1/config", false, Map.of("persona_name", "Aria", "escalation_threshold", 0.5,
             "max_turns_before_escalation", 12, "allowed_topics", List.of("billing"), "languages", List.of("en"))),
-        new Target("POST", "/v1/admin/tenants", true, Map.of("name", "fuzzed")));
+        new Target("POST", "/v1/admin/tenants", true, Map.of("name", "fuzzed")),
+        new Target("PUT", "/v1/users/fuzzer/context", false, Map.of("plan", "pro", "usage", Map.of("orders", 4),
+            "preferences", Map.of("channel", "sms"))));
     Random random = new Random(SEED);
     List<String> failures = new ArrayList<>();
     int successes = 0;

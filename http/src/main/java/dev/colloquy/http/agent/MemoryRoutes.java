@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryStore;
 import dev.colloquy.engine.agent.UserContext;
+import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.http.ApiException;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.auth.Principal;
@@ -106,8 +108,9 @@ public final class MemoryRoutes extends AllDirectives {
     try {
       json = Json.MAPPER.readTree(body.isBlank() ? "{}" : body);
     } catch (JsonProcessingException e) {
-      return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",
-          "The request body is not valid JSON: " + e.getOriginalMessage(), traceId));
+      ApiException unreadable = Json.unreadable(e, ErrorCode.MALFORMED_JSON);
+      return complete(Errors.response(StatusCodes.BAD_REQUEST, unreadable.code(), unreadable.getMessage(),
+          traceId));
     }
     if (json == null || !json.isObject()) {
       return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON", "The request body must be a JSON object",
