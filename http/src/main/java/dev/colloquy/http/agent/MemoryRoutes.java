@@ -127,12 +127,36 @@ public final class MemoryRoutes extends AllDirectives {
       return complete(Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_FIELD", "plan must be a string",
           traceId));
     }
+    if (holdsNul(json)) {
+      return complete(Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_FIELD",
+          "A user's context may not hold the NUL character (\\u0000) in a name or a text", traceId));
+    }
     UserContext context = new UserContext(plan.isTextual() ? plan.asText() : null, value(json, "usage"),
         value(json, "preferences"));
     return answer(() -> {
       memories.setContext(tenantId, userId, context);
       return context(tenantId, userId);
     });
+  }
+
+  /** PostgreSQL's jsonb, where the context is kept, holds no NUL: refused here, it would fail the write. */
+  private static boolean holdsNul(JsonNode json) {
+    if (json.isTextual()) {
+      return json.textValue().indexOf('\u0000') >= 0;
+    }
+    for (var field : json.properties()) {
+      if (field.getKey().indexOf('\u0000') >= 0 || holdsNul(field.getValue())) {
+        return true;
+      }
+    }
+    if (json.isArray()) {
+      for (JsonNode element : json) {
+        if (holdsNul(element)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static JsonNode value(JsonNode json, String field) {
