@@ -117,6 +117,7 @@ public final class Colloquy implements AutoCloseable {
       ModelCatalog models = models(settings.llm(), blocking);
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
           Knowledge.modelEnricher(settings.llm(), models));
+      knowledge.documents().resume();
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection())
               .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));

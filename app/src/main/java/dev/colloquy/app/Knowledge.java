@@ -23,7 +23,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -87,19 +86,13 @@ public final class Knowledge implements AutoCloseable {
   }
 
   /**
-   * Where uploads wait, under the data directory (never the heap). What a previous run left there
-   * belonged to ingestions it never finished: it goes.
+   * Where uploads wait, under the data directory (never the heap); what a previous run left there is
+   * resumed or deleted by {@link KnowledgeService#resume}.
    */
   private static Path uploads(Path dataDir) {
     Path uploads = dataDir.resolve("uploads");
     try {
-      Files.createDirectories(uploads);
-      try (Stream<Path> left = Files.list(uploads)) {
-        for (Path file : left.toList()) {
-          Files.deleteIfExists(file);
-        }
-      }
-      return uploads;
+      return Files.createDirectories(uploads);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot prepare the upload directory " + uploads, e);
     }

@@ -12,14 +12,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class KnowledgeService {
 
   private static final Logger LOG = LoggerFactory.getLogger(KnowledgeService.class);
+  /** The suffix of an accepted upload's file in the spool; files still being received end otherwise. */
+  private static final String ACCEPTED = ".accepted";
 
   private final DocumentStore documents;
   private final VectorStore vectors;
@@ -166,23 +173,83 @@ public final class KnowledgeService {
       delete(file);
       throw new IngestionException(Code.QUEUE_FULL, "too many documents are waiting to be ingested; try again shortly");
     }
+    Path accepted = file;
     try {
       DocumentType type = acceptedType(fileName, file);
       KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), documentType, clock.instant());
-      CompletableFuture<KnowledgeDocument> completion = CompletableFuture.supplyAsync(() -> {
-        try {
-          return process(pending, file);
-        } finally {
-          delete(file);
-          backlog.release();
-        }
-      }, executor);
-      return new Ingestion(pending, completion);
+      try {
+        accepted = keep(file, pending);
+      } catch (IngestionException e) {
+        documents.update(pending.failed(e.code().wireName(), e.getMessage(), clock.instant()));
+        throw e;
+      }
+      return new Ingestion(pending, submit(pending, accepted, true, false));
     } catch (RuntimeException e) {
-      delete(file);
+      delete(accepted);
       backlog.release();
       throw e;
     }
+  }
+
+  /**
+   * Picks up what a previous run accepted and never finished (it stopped or was killed while the
+   * files waited or were being parsed): each such document is ingested again from its file, which
+   * stays in the spool until its document is ready or failed. The rest of the spool (uploads still
+   * being received when the run ended) is deleted. A pending document whose file is not in this
+   * node's spool is left as it is: with a shared database it may be another node's.
+   */
+  public List<Ingestion> resume() {
+    Set<Path> kept = new HashSet<>();
+    List<Ingestion> resumed = new ArrayList<>();
+    for (KnowledgeDocument unfinished : documents.unfinished()) {
+      Path file = acceptedFile(unfinished);
+      if (Files.isRegularFile(file)) {
+        kept.add(file);
+        resumed.add(new Ingestion(unfinished, submit(unfinished, file, backlog.tryAcquire(), true)));
+      }
+    }
+    try (Stream<Path> left = Files.isDirectory(spool) ? Files.list(spool) : Stream.empty()) {
+      left.filter(file -> !kept.contains(file)).forEach(KnowledgeService::delete);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the upload directory " + spool, e);
+    }
+    if (!resumed.isEmpty()) {
+      LOG.info("Resuming the ingestion of {} document(s) a previous run accepted and did not finish", resumed.size());
+    }
+    return resumed;
+  }
+
+  /** An accepted upload's file, named for its document so that a restart finds it. */
+  private Path acceptedFile(KnowledgeDocument document) {
+    return spool.resolve(document.id() + ACCEPTED);
+  }
+
+  private Path keep(Path file, KnowledgeDocument pending) {
+    Path accepted = acceptedFile(pending);
+    try {
+      Files.createDirectories(spool);
+      return Files.move(file, accepted, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "no room for the upload", e);
+    }
+  }
+
+  /**
+   * Ingests on the executor, deletes the file when done and gives back the backlog's permit if it
+   * took one; {@code again} when a previous run may have stored some of the document's chunks.
+   */
+  private CompletableFuture<KnowledgeDocument> submit(KnowledgeDocument document, Path file, boolean permit,
+      boolean again) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return process(document, file, again);
+      } finally {
+        delete(file);
+        if (permit) {
+          backlog.release();
+        }
+      }
+    }, executor);
   }
 
   private static void delete(Path file) {
@@ -231,11 +298,14 @@ public final class KnowledgeService {
     return true;
   }
 
-  private KnowledgeDocument process(KnowledgeDocument pending, Path content) {
+  private KnowledgeDocument process(KnowledgeDocument pending, Path content, boolean again) {
     String tenantId = pending.tenantId();
     KnowledgeDocument processing = pending.processing(clock.instant());
     documents.update(processing);
     try {
+      if (again) {
+        vectors.delete(tenantId, pending.id());
+      }
       List<EmbeddedChunk> chunks = pipeline.prepare(
           new IngestionPipeline.Origin(tenantId, pending.id(), pending.fileName(), pending.version(), pending.createdAt()), content);
       vectors.upsert(tenantId, chunks);
