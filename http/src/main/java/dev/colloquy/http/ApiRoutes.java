@@ -48,7 +48,7 @@ public final class ApiRoutes extends AllDirectives {
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
     BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
-        tenantRoutes.apply(principal, traceId),
+        newTurns.guard(() -> tenantRoutes.apply(principal, traceId)),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
             () -> newTurns.guard(() -> sessions.route(traceIds, principal))));
     // Bodies are read once the caller is known, so an unauthenticated client costs no buffer.

@@ -32,7 +32,7 @@ final class RequestGate extends AllDirectives {
    * streaming (and costing) whether or not the journal can record it; the turn then ends as interrupted.
    */
   static RequestGate journalWrites(BooleanSupplier journalReachable) {
-    return new RequestGate(request -> isSessionWrite(request) && !isCancel(request),
+    return new RequestGate(request -> writesSessions(request) && !isRead(request) && !isCancel(request),
         journalReachable, ErrorCode.JOURNAL_UNAVAILABLE,
         "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
   }
@@ -48,17 +48,24 @@ final class RequestGate extends AllDirectives {
   }
 
   /**
-   * {@code POST /v1/sessions} and {@code POST /v1/sessions/{id}/turns}, matched by segment as the
+   * {@code POST /v1/sessions} and {@code POST /v1/sessions/{id}/turns} (and the dialects' {@code
+   * /v1/conversations[/{id}/turns]} and {@code /v1/chat/completions}), matched by segment as the
    * routes match them: a trailing slash, which the routes accept, must not let a request past.
    */
   private static boolean opensSessionOrTurn(HttpRequest request) {
     List<String> path = segments(request);
-    return request.method().equals(HttpMethods.POST) && underSessions(path)
-        && (path.size() == 2 || (path.size() == 4 && path.get(3).equals("turns")));
+    return request.method().equals(HttpMethods.POST)
+        && (((underSessions(path) || underConversations(path))
+                && (path.size() == 2 || (path.size() == 4 && path.get(3).equals("turns"))))
+            || path.equals(CHAT_COMPLETIONS));
   }
 
-  private static boolean isSessionWrite(HttpRequest request) {
-    return underSessions(segments(request)) && !isRead(request);
+  /** The OpenAI dialect's completion opens a session or starts a turn. */
+  private static final List<String> CHAT_COMPLETIONS = List.of("v1", "chat", "completions");
+
+  private static boolean writesSessions(HttpRequest request) {
+    List<String> path = segments(request);
+    return underSessions(path) || underConversations(path) || path.equals(CHAT_COMPLETIONS);
   }
 
   /** {@code POST /v1/sessions/{id}/turns/{turn_id}/cancel}, and nothing that merely ends in "cancel". */
@@ -70,6 +77,11 @@ final class RequestGate extends AllDirectives {
 
   private static boolean underSessions(List<String> path) {
     return path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("sessions");
+  }
+
+  /** The fan-out dialect's conversations are sessions. */
+  private static boolean underConversations(List<String> path) {
+    return path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("conversations");
   }
 
   /** The path's segments without empty ones: the router never matches an empty segment as an id. */
