@@ -1,11 +1,13 @@
 package dev.colloquy.ingestion.search;
 
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import dev.colloquy.ingestion.store.EmbeddedChunk;
 import dev.colloquy.ingestion.store.ScoredChunk;
 import dev.colloquy.ingestion.store.VectorName;
 import dev.colloquy.ingestion.store.VectorStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /** A store that does what another does; a test overrides the one operation it breaks. */
 class DelegatingStore implements VectorStore {
@@ -44,6 +46,11 @@ class DelegatingStore implements VectorStore {
   @Override
   public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
     return store.searchText(tenantId, query, limit);
+  }
+
+  @Override
+  public Optional<KnowledgeChunk> searchableChunk(String tenantId, String documentId, int chunkIndex) {
+    return store.searchableChunk(tenantId, documentId, chunkIndex);
   }
 
   @Override
