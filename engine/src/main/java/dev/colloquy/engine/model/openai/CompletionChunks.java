@@ -15,6 +15,12 @@ import java.util.Arrays;
  * choice's {@code delta.content}, the {@code usage}, an {@code error}), with Jackson's streaming
  * parser and one shared factory: openai-java would build its whole model of every chunk through
  * Kotlin reflection, which cost more CPU per token than the rest of the engine.
+ *
+ * <p>What a faulty upstream sends that no UTF-8 text can hold becomes U+FFFD, so everything after
+ * the model (frames, journal, read tables) holds well-formed text: bytes that are not UTF-8 are
+ * decoded as the Unicode Standard recommends (one U+FFFD per maximal ill-formed subsequence, as Java's
+ * decoder and the WHATWG one do), and a surrogate escaped in the JSON without its other half becomes
+ * one U+FFFD.
  */
 final class CompletionChunks {
 
@@ -100,7 +106,8 @@ final class CompletionChunks {
   }
 
   private void parse(Handler handler, boolean errorEvent) throws IOException {
-    try (JsonParser parser = JSON.createParser(data, 0, dataLength)) {
+    // Jackson refuses bytes that are not UTF-8 (the whole chunk would be lost); Java's decoder replaces them.
+    try (JsonParser parser = JSON.createParser(new String(data, 0, dataLength, StandardCharsets.UTF_8))) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new ErrorEvent("The model stream sent an event that is not a JSON object");
       }
@@ -149,12 +156,32 @@ final class CompletionChunks {
       if (field.equals("content") && value == JsonToken.VALUE_STRING) {
         String text = parser.getText();
         if (!text.isEmpty()) {
-          handler.content(text);
+          handler.content(wellFormed(text));
         }
       } else {
         parser.skipChildren();
       }
     }
+  }
+
+  /** {@code text} with each surrogate that is not half of a pair replaced by U+FFFD. */
+  static String wellFormed(String text) {
+    StringBuilder fixed = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      if (fixed == null) {
+        fixed = new StringBuilder(text);
+      }
+      fixed.setCharAt(i, '\uFFFD');
+    }
+    return fixed == null ? text : fixed.toString();
   }
 
   private static void usage(JsonParser parser, JsonToken value, Handler handler) throws IOException {
