@@ -42,6 +42,7 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
       // The agent's decisions have no frame in this seed's contract.
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, completed)));
       case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled ->
