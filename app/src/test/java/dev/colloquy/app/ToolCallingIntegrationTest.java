@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import dev.colloquy.persistence.tenant.TenantStore;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,10 +26,21 @@ class ToolCallingIntegrationTest {
 
   @RegisterExtension
   static final RunningColloquy app = RunningColloquy.with(TestColloquy.fastMock().withTokens(4),
-      Map.of("colloquy.agent.tools.max-steps", 2));
+      Map.of("colloquy.agent.tools.max-steps", 2, "colloquy.agent.egress-allow", "127.0.0.1",
+          "colloquy.agent.webhooks.poll-interval", "100ms"));
+
+  private static WebhookReceiver receiver;
+
+  @AfterAll
+  static void stopReceiver() {
+    if (receiver != null) {
+      receiver.close();
+    }
+  }
 
   @BeforeAll
   static void ingest() throws Exception {
+    receiver = new WebhookReceiver();
     JsonNode document = app.api().ingest("refunds.md", ("# Refunds\n\n## Damaged parcels\n\n"
         + "A damaged parcel is refunded within 14 days of the claim.\n").getBytes(StandardCharsets.UTF_8));
     assertThat(document.path("status").asText()).isEqualTo("ready");
@@ -131,5 +145,72 @@ class ToolCallingIntegrationTest {
     assertThat(requests.getLast().has("tools")).as("the last call offers no tools").isFalse();
     assertThat(requests.getLast().path("messages").findValuesAsText("role")).containsSubsequence(
         "user", "assistant", "tool", "assistant", "tool");
+  }
+
+  @Test
+  void theModelHandsTheConversationToAHumanAndTheSessionEscalatesWithItsWebhook() throws Exception {
+    var created = new TenantStore(app.colloquy().database().dataSource()).create("tools-" + UUID.randomUUID());
+    Api tenant = new Api(app.colloquy().baseUrl(), created.key().apiKey());
+    Api.Response configured = tenant.send("PUT", "/v1/config",
+        "{\"escalation_webhook_url\": \"" + receiver.url() + "\", \"escalation_threshold\": 0}");
+    assertThat(configured.status()).as(configured.body()).isEqualTo(200);
+    String sessionId = tenant.openSession();
+    String message = "My parcel is lost mock-tool:escalate_to_human{\"reason\":\"lost parcel claim\"}";
+
+    List<SseEvent> events;
+    try (SseClient stream = tenant.streamTurn(sessionId, Api.turn(message))) {
+      events = stream.readToEnd(WAIT);
+    }
+
+    assertThat(events).extracting(SseEvent::event).containsSubsequence("tool.called", "tool.result", "escalation",
+        "token", "turn.completed");
+    assertThat(named(events, "escalation").getFirst().text("reason")).isEqualTo("agent_requested");
+    assertThat(named(events, "tool.result").getFirst().json().path("ok").asBoolean()).isTrue();
+    assertThat(tenant.session(sessionId).path("status").asText()).isEqualTo("escalated");
+    assertThat(requestsAbout(message).getLast().has("tools")).as("the hand-off is written without tools").isFalse();
+    WebhookReceiver.Attempt webhook = receiver.await(attempt -> attempt.body().contains(sessionId), 1, WAIT).getFirst();
+    assertThat(Api.JSON.readTree(webhook.body()).path("escalation_reason").asText()).isEqualTo("agent_requested");
+  }
+
+  @Test
+  void theMemoryToolsReadAndWriteOnlyTheSessionsOwnUser() throws Exception {
+    Api.Response context = app.api().send("PUT", "/v1/users/alice/context", "{\"plan\": \"pro\"}");
+    assertThat(context.status()).as(context.body()).isEqualTo(200);
+    String alice = userSession("alice");
+    String bob = userSession("bob");
+
+    JsonNode stored = toolResults(alice, "Note this mock-tool:store_memory{\"content\":\"The user's dog is called Rex\"}", "alice")
+        .getFirst();
+    assertThat(Api.JSON.readTree(stored.path("content").asText()).path("stored").asBoolean()).isTrue();
+
+    String recall = "What do you know? mock-tool:recall_memory{\"query\":\"dog\"} mock-tool:get_user_context";
+    List<JsonNode> bobs = toolResults(bob, recall, "bob");
+    assertThat(bobs.get(0).path("content").asText()).doesNotContain("Rex");
+    assertThat(Api.JSON.readTree(bobs.get(0).path("content").asText()).path("memories")).isEmpty();
+    assertThat(Api.JSON.readTree(bobs.get(1).path("content").asText()).path("known").asBoolean()).isFalse();
+
+    List<JsonNode> alices = toolResults(userSession("alice"), recall, "alice");
+    assertThat(alices.get(0).path("content").asText()).contains("The user's dog is called Rex");
+    assertThat(Api.JSON.readTree(alices.get(1).path("content").asText()).path("plan").asText()).isEqualTo("pro");
+  }
+
+  private static String userSession(String user) throws Exception {
+    Api.Response opened = app.api().post("/v1/sessions", "{}", "X-User-Id", user);
+    assertThat(opened.status()).as(opened.body()).isEqualTo(201);
+    return opened.json().path("session_id").asText();
+  }
+
+  /** Runs a turn of {@code user}'s session and returns its journaled tool results, in the calls' order. */
+  private static List<JsonNode> toolResults(String sessionId, String message, String user) throws Exception {
+    Api.Response turn = app.api().post("/v1/sessions/" + sessionId + "/turns", Api.turn(message), "X-User-Id", user);
+    assertThat(turn.status()).as(turn.body()).isEqualTo(200);
+    JsonNode journal = app.api().get("/v1/sessions/" + sessionId + "/journal").json();
+    List<JsonNode> results = new java.util.ArrayList<>();
+    journal.findValue("tools").forEach(event -> {
+      if (event.path("type").asText().equals("ToolResulted")) {
+        results.add(event);
+      }
+    });
+    return results;
   }
 }

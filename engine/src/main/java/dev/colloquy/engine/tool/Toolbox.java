@@ -16,10 +16,11 @@ public final class Toolbox {
     tools.forEach(tool -> this.tools.put(tool.name(), tool));
   }
 
-  /** The tools every node has: knowledge retrieval over its knowledge base and the users' memory. */
+  /** The tools every node has: knowledge retrieval over its knowledge base, escalation, and the users' memory. */
   public static Toolbox of(EngineServices services) {
     return new Toolbox(List.of(
         new KnowledgeRetrievalTool(services.knowledge(), services.session().retrievalLimit()),
+        new EscalateToHumanTool(),
         new StoreMemoryTool(services.agent()),
         new RecallMemoryTool(services.agent()),
         new UserContextTool(services.agent())));

@@ -53,8 +53,11 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
 
   private record ToolsAsked(List<ToolCall> calls) implements Command {}
 
-  /** The results of the round of calls the run asked for, in the calls' order. */
-  record ToolsAnswered(List<StreamEvent.ToolResulted> results) implements Command {}
+  /**
+   * The results of the round of calls the run asked for, in the calls' order; {@code last}: the
+   * loop ends here (the session was handed to a human), the model answers without tools.
+   */
+  record ToolsAnswered(List<StreamEvent.ToolResulted> results, boolean last) implements Command {}
 
   private final int runIndex;
   private final RunSpec run;
@@ -195,7 +198,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
       getContext().getLog().info("Run {} reached its {} rounds of tool calls; the model answers without tools",
           run.runId(), maxSteps);
     }
-    request = request.after(exchange, rounds >= maxSteps ? List.of() : request.tools());
+    request = request.after(exchange, rounds >= maxSteps || answered.last() ? List.of() : request.tools());
     timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout());
     stream = model.stream(request, listener(getContext().getSelf(), tokens));
     return this;

@@ -30,6 +30,7 @@ import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.model.ToolSpec;
 import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.tool.EscalateToHumanTool;
 import dev.colloquy.engine.tool.ToolContext;
 import dev.colloquy.engine.tool.Toolbox;
 import dev.colloquy.engine.observe.TurnLogContext;
@@ -227,10 +228,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(ToolsAsked.class, this::onToolsAsked)
-        .onMessage(ToolRoundEnded.class, ended -> {
-          ended.avatar().tell(new Avatar.ToolsAnswered(ended.results()));
-          return this;
-        })
+        .onMessage(ToolRoundEnded.class, this::onToolRoundEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
@@ -434,6 +432,19 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
                 toolContext, services.agent().settings().tools().timeout(), transcript, logContext(plan),
                 getContext().getSelf(), asked.replyTo())),
         "tools-" + asked.runIndex() + "-" + (++toolRounds));
+    return this;
+  }
+
+  /** A successful {@code escalate_to_human} escalates the session, as the rules would have, and ends the loop. */
+  private Behavior<Command> onToolRoundEnded(ToolRoundEnded ended) {
+    boolean handedOver = ended.results().stream()
+        .anyMatch(result -> result.ok() && result.tool().equals(EscalateToHumanTool.NAME));
+    if (handedOver && escalation == null && pendingTerminal == null) {
+      escalation = EscalationReason.AGENT_REQUESTED;
+      getContext().getLog().info("The model escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation));
+    }
+    ended.avatar().tell(new Avatar.ToolsAnswered(ended.results(), handedOver));
     return this;
   }
 
