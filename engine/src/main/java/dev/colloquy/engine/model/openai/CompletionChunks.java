@@ -12,7 +12,7 @@ import java.util.Arrays;
 /**
  * A streamed chat completion read straight off the response body: server-sent events whose data is
  * one chunk of JSON each, until {@code [DONE]}. Only what a run needs is read from a chunk (each
- * choice's {@code delta.content}, the {@code usage}, an {@code error}), with Jackson's streaming
+ * choice's {@code delta.content} and {@code delta.tool_calls}, the {@code usage}, an {@code error}), with Jackson's streaming
  * parser and one shared factory: openai-java would build its whole model of every chunk through
  * Kotlin reflection, which cost more CPU per token than the rest of the engine.
  *
@@ -27,6 +27,12 @@ final class CompletionChunks {
   /** What one chunk carried. */
   interface Handler {
     void content(String text);
+
+    /**
+     * A piece of tool call {@code index}: its first piece names the call's id and tool, later ones
+     * carry more of its arguments (null where a piece does not say).
+     */
+    void toolCall(int index, String id, String name, String arguments);
 
     void usage(TokenUsage usage);
   }
@@ -158,6 +164,8 @@ final class CompletionChunks {
         if (!text.isEmpty()) {
           handler.content(wellFormed(text));
         }
+      } else if (field.equals("tool_calls") && value == JsonToken.START_ARRAY) {
+        toolCalls(parser, handler);
       } else {
         parser.skipChildren();
       }
@@ -182,6 +190,45 @@ final class CompletionChunks {
       fixed.setCharAt(i, '\uFFFD');
     }
     return fixed == null ? text : fixed.toString();
+  }
+
+  /** {@code [{"index", "id", "type", "function": {"name", "arguments"}}]}, each field optional but the index. */
+  private static void toolCalls(JsonParser parser, Handler handler) throws IOException {
+    JsonToken element;
+    while ((element = parser.nextToken()) != JsonToken.END_ARRAY) {
+      if (element != JsonToken.START_OBJECT) {
+        parser.skipChildren();
+        continue;
+      }
+      int index = 0;
+      String id = null;
+      String name = null;
+      String arguments = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("index") && value == JsonToken.VALUE_NUMBER_INT) {
+          index = parser.getIntValue();
+        } else if (field.equals("id") && value == JsonToken.VALUE_STRING) {
+          id = parser.getText();
+        } else if (field.equals("function") && value == JsonToken.START_OBJECT) {
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String part = parser.currentName();
+            JsonToken text = parser.nextToken();
+            if (part.equals("name") && text == JsonToken.VALUE_STRING) {
+              name = parser.getText();
+            } else if (part.equals("arguments") && text == JsonToken.VALUE_STRING) {
+              arguments = parser.getText();
+            } else {
+              parser.skipChildren();
+            }
+          }
+        } else {
+          parser.skipChildren();
+        }
+      }
+      handler.toolCall(index, id, name, arguments);
+    }
   }
 
   private static void usage(JsonParser parser, JsonToken value, Handler handler) throws IOException {
