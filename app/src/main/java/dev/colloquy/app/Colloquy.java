@@ -50,8 +50,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.server.Directives;
@@ -106,9 +104,11 @@ public final class Colloquy implements AutoCloseable {
           Knowledge.modelEnricher(settings.llm(), models));
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection())
-              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
-      joinCluster(system);
+              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown()))
+              .withFallback(ClusterFormation.pekkoConfig(settings.cluster(), config)).withFallback(config));
       InFlight turns = new InFlight();
+      NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
+      ClusterFormation.join(system, settings.cluster());
       InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
@@ -188,14 +188,6 @@ public final class Colloquy implements AutoCloseable {
       }
     }
     return e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start: " + Failures.describe(e), e);
-  }
-
-  /** Without configured seed nodes the node forms a cluster of its own. */
-  private static void joinCluster(ActorSystem<?> system) {
-    if (system.settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
-      Cluster cluster = Cluster.get(system);
-      cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    }
   }
 
   public static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {

@@ -16,7 +16,8 @@ public record ColloquySettings(
     ShutdownSettings shutdown,
     LimitsSettings limits,
     CorsSettings cors,
-    AuthSettings auth) {
+    AuthSettings auth,
+    ClusterSettings cluster) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -33,7 +34,8 @@ public record ColloquySettings(
         ShutdownSettings.create(reader),
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
-        AuthSettings.create(reader));
+        AuthSettings.create(reader),
+        ClusterSettings.create(reader));
   }
 
   /**

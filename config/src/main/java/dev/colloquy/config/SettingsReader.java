@@ -58,7 +58,16 @@ final class SettingsReader {
           Map.entry("colloquy.limits.monthly-token-budget", "COLLOQUY_MONTHLY_TOKEN_BUDGET"),
           Map.entry("colloquy.limits.max-concurrent-streams", "COLLOQUY_MAX_CONCURRENT_STREAMS"),
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
-          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"));
+          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
+          Map.entry("colloquy.cluster.discovery", "COLLOQUY_CLUSTER_DISCOVERY"),
+          Map.entry("colloquy.cluster.contact-points", "COLLOQUY_CLUSTER_CONTACT_POINTS"),
+          Map.entry("colloquy.cluster.service-name", "COLLOQUY_CLUSTER_SERVICE_NAME"),
+          Map.entry("colloquy.cluster.required-contact-points", "COLLOQUY_CLUSTER_REQUIRED_CONTACT_POINTS"),
+          Map.entry("colloquy.cluster.management.enabled", "COLLOQUY_MANAGEMENT_ENABLED"),
+          Map.entry("colloquy.cluster.management.host", "COLLOQUY_MANAGEMENT_HOST"),
+          Map.entry("colloquy.cluster.management.port", "COLLOQUY_MANAGEMENT_PORT"),
+          Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
+          Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"));
 
   private final Config config;
 
