@@ -13,6 +13,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredFailoverPolicy;
 import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
@@ -114,7 +115,8 @@ public final class Colloquy implements AutoCloseable {
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
-              settings.limits().maxTokens()));
+              settings.limits().maxTokens()),
+          new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal());
       ChatSession.init(system, services);
       TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());

@@ -6,11 +6,15 @@ import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.FailoverPolicy;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the engine's actors need from the outside world; the app decides which implementations run.
  * {@code turns} are the turns running on this node; {@code answerBudgets} gives the {@code max_tokens}
- * of each tenant's model calls. {@code logContent} is false in production: no message content may reach a log line.
+ * of each tenant's model calls; {@code failover} whether a turn a crashed node left running runs again;
+ * {@code journalReachable} whether the journal's database answers now (a session writes no checkpoint
+ * while it does not, so that a write that cannot succeed never holds up its commands). {@code logContent} is false in production: no message content may reach a log line.
  */
 public record EngineServices(
     SessionSettings session,
@@ -21,7 +25,9 @@ public record EngineServices(
     InFlight turns,
     EngineMetrics metrics,
     boolean logContent,
-    AnswerBudgets answerBudgets) {
+    AnswerBudgets answerBudgets,
+    FailoverPolicy failover,
+    BooleanSupplier journalReachable) {
 
   /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
   public static final int DEFAULT_MAX_TOKENS = 1024;
@@ -30,6 +36,6 @@ public record EngineServices(
   public EngineServices(
       SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
     this(session, llm, models, knowledge, purger, new InFlight(), EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(DEFAULT_MAX_TOKENS));
+        AnswerBudgets.fixed(DEFAULT_MAX_TOKENS), FailoverPolicy.INTERRUPT, () -> true);
   }
 }

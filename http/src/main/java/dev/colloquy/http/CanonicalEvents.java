@@ -51,6 +51,8 @@ public final class CanonicalEvents {
 
   record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
 
+  record TurnRestarted(String sessionId, String turnId, String traceId, List<String> runIds, String reason) {}
+
   record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
       long latencyMs, UsageJson usage) {}
 
@@ -66,6 +68,7 @@ public final class CanonicalEvents {
       case StreamEvent.GapFound e -> "gap";
       case StreamEvent.RunCompleted e -> "run.completed";
       case StreamEvent.RunFailed e -> "run.failed";
+      case StreamEvent.Restarted e -> "turn.restarted";
       case TurnEnding.Completed e -> "turn.completed";
       case TurnEnding.Failed e -> "turn.failed";
       case TurnEnding.Cancelled e -> "turn.cancelled";
@@ -89,6 +92,7 @@ public final class CanonicalEvents {
             UsageJson.toApi(run.usage()), run.latencyMs());
       }
       case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
+      case StreamEvent.Restarted e -> new TurnRestarted(session, turn, trace, e.runIds(), e.reason());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
       case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());

@@ -205,7 +205,7 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(9).contains("turn.started", "token", "turn.completed", "turn.cancelled");
+    assertThat(names).hasSize(10).contains("turn.started", "token", "turn.restarted", "turn.completed", "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

@@ -17,7 +17,13 @@ public record FrameMark(Kind kind, int run, int length) implements CborSerializa
     GAP,
     TOKEN,
     RUN_COMPLETED,
-    RUN_FAILED
+    RUN_FAILED,
+    /**
+     * Not a frame: the frames after this point were streamed but never journaled (their node
+     * crashed after its last checkpoint), so the turn's terminal frame takes
+     * {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, above any id a client may have seen.
+     */
+    LOST
   }
 
   public static FrameMark of(Kind kind) {

@@ -18,12 +18,14 @@ import java.util.List;
   @JsonSubTypes.Type(value = StreamEvent.GapFound.class, name = "GapFound"),
   @JsonSubTypes.Type(value = StreamEvent.RunCompleted.class, name = "RunCompleted"),
   @JsonSubTypes.Type(value = StreamEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = StreamEvent.Restarted.class, name = "Restarted"),
   @JsonSubTypes.Type(value = TurnEnding.Completed.class, name = "Completed"),
   @JsonSubTypes.Type(value = TurnEnding.Failed.class, name = "Failed"),
   @JsonSubTypes.Type(value = TurnEnding.Cancelled.class, name = "Cancelled")
 })
 public sealed interface StreamEvent extends CborSerializable permits StreamEvent.Started, StreamEvent.Retrieved,
-    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, TurnEnding {
+    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.Restarted,
+    TurnEnding {
 
   default boolean terminal() {
     return false;
@@ -40,4 +42,10 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
   record RunCompleted(RunOutcome run) implements StreamEvent {}
 
   record RunFailed(String runId, String code, String message) implements StreamEvent {}
+
+  /**
+   * The turn's node was lost and another node runs the turn again from the start, with new runs: what
+   * the frames before this one said is superseded, not continued.
+   */
+  record Restarted(List<String> runIds, String reason) implements StreamEvent {}
 }

@@ -9,9 +9,11 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
@@ -120,6 +122,11 @@ public final class ChatSession
 
   private record TurnFinished(TurnSupervisor.Ended ended) implements Command {}
 
+  private record CheckpointReached(TurnSupervisor.Checkpoint checkpoint) implements Command {}
+
+  /** Whether the tenant lets the turn a crash cut short run again. */
+  private record FailoverDecided(boolean continues) implements Command {}
+
   private record SupervisorStopped(String turnId) implements Command {}
 
   private record FailInterruptedTurns() implements Command {}
@@ -174,6 +181,8 @@ public final class ChatSession
     @JsonSubTypes.Type(value = TurnCompleted.class, name = "TurnCompleted"),
     @JsonSubTypes.Type(value = TurnFailed.class, name = "TurnFailed"),
     @JsonSubTypes.Type(value = TurnCancelled.class, name = "TurnCancelled"),
+    @JsonSubTypes.Type(value = TurnCheckpointed.class, name = "TurnCheckpointed"),
+    @JsonSubTypes.Type(value = TurnRestarted.class, name = "TurnRestarted"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
     @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted")
@@ -237,6 +246,15 @@ public final class ChatSession
     }
   }
 
+  /**
+   * What a running turn streamed since its previous checkpoint, and the frame ids it may stream
+   * before the next (see {@link TurnProgress}); the first is journaled with the turn's acceptance.
+   */
+  public record TurnCheckpointed(String turnId, TurnProgress.Checkpoint checkpoint, Instant at) implements Event {}
+
+  /** The turn's node was lost; this node runs the turn again with {@code runs}. */
+  public record TurnRestarted(String turnId, TurnAttempt cutShort, List<RunSpec> runs, Instant at) implements Event {}
+
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
   public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
@@ -273,7 +291,7 @@ public final class ChatSession
   private final TimerScheduler<Command> timers;
   private final EngineServices services;
   private final ActorRef<ClusterSharding.ShardCommand> shard;
-  private final ActorRef<TurnSupervisor.Ended> turnEnded;
+  private final ActorRef<TurnSupervisor.Report> turnReports;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
   /** A subscriber of a turn that has no supervisor yet, and the last frame id it has seen. */
@@ -300,7 +318,10 @@ public final class ChatSession
     this.timers = timers;
     this.services = services;
     this.shard = shard;
-    this.turnEnded = context.messageAdapter(TurnSupervisor.Ended.class, TurnFinished::new);
+    this.turnReports = context.messageAdapter(TurnSupervisor.Report.class, report -> switch (report) {
+      case TurnSupervisor.Ended ended -> new TurnFinished(ended);
+      case TurnSupervisor.Checkpoint checkpoint -> new CheckpointReached(checkpoint);
+    });
   }
 
   public static PersistenceId persistenceId(String sessionId) {
@@ -368,7 +389,7 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
-    if (failingInterruptedTurns && !(command instanceof FailInterruptedTurns)) {
+    if (failingInterruptedTurns && !(command instanceof FailInterruptedTurns || command instanceof FailoverDecided)) {
       // The turns a crash cut short are still pending until they are journaled as interrupted;
       // a command seeing them now would, say, refuse a new turn as if the dead one were running.
       return Effect().stash();
@@ -390,6 +411,8 @@ public final class ChatSession
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
+      case CheckpointReached reached -> onCheckpoint(state, reached.checkpoint());
+      case FailoverDecided decided -> onFailoverDecided(state, decided.continues());
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
       case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
       case PassivateIfIdle idle -> onPassivateIfIdle();
@@ -450,6 +473,7 @@ public final class ChatSession
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
+    events.add(new TurnCheckpointed(turnId, TurnCheckpoints.opening(0, services.session().checkpoint()), now));
     TurnStreams.Live stream = openStream();
     long persisting = System.nanoTime();
     return Effect()
@@ -459,7 +483,7 @@ public final class ChatSession
           TurnRecord turn = accepted.turn(turnId).orElseThrow();
           waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), 0));
           if (running.isEmpty()) {
-            startTurn(accepted, turn);
+            startTurn(accepted, turn, TurnCheckpoints.freshStart(turn, services.session().checkpoint()));
           }
         })
         .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false, stream.frames()));
@@ -483,11 +507,11 @@ public final class ChatSession
     return null;
   }
 
-  private void startTurn(SessionState state, TurnRecord turn) {
+  private void startTurn(SessionState state, TurnRecord turn, TurnSupervisor.Start start) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
         state.persona(), state.history(services.session().historyWindow()), turn.runs());
     ActorRef<TurnSupervisor.Command> supervisor =
-        context.spawn(TurnSupervisor.create(plan, services, turnEnded), "turn-" + turn.turnId());
+        context.spawn(TurnSupervisor.create(plan, services, turnReports, start), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
     supervisors.put(turn.turnId(), supervisor);
     for (Waiter waiter : waiting.getOrDefault(turn.turnId(), List.of())) {
@@ -656,7 +680,8 @@ public final class ChatSession
   }
 
   private List<TurnFrame> replay(TurnRecord turn, long afterId) {
-    return Transcript.replay(sessionId, turn.turnId(), turn.traceId(), turn.runs(), turn.outcome(), turn.ending(),
+    return Transcript.replay(sessionId, turn.turnId(), turn.traceId(), turn.attempts(), turn.runs(), turn.outcome(),
+        turn.ending(),
         afterId);
   }
 
@@ -691,7 +716,8 @@ public final class ChatSession
 
   private void startNextQueued(SessionState state) {
     if (!closing && supervisors.isEmpty() && !services.turns().draining()) {
-      state.runningTurn().ifPresent(next -> startTurn(state, next));
+      state.runningTurn().ifPresent(next ->
+          startTurn(state, next, TurnCheckpoints.freshStart(next, services.session().checkpoint())));
     }
   }
 
@@ -707,20 +733,59 @@ public final class ChatSession
     TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
     return Effect()
         .persist(TurnEnded.of(turnId, TurnEnding.Failed.interrupted("The turn stopped unexpectedly"),
-            TurnOutcome.nothing(), Instant.now()))
+            journaledSoFar(turn.get()), Instant.now()))
         .thenRun(this::startNextQueued)
         .thenNoReply()
         .thenUnstashAll();
   }
 
-  /** After a crash, turns that were running or queued have no one to finish them: they are recorded as interrupted. */
+  /**
+   * After a crash, turns that were running or queued have no one to finish them. The running one,
+   * when its checkpoints reserved its frame ids, runs again here if its tenant allows it; otherwise
+   * every one is recorded as interrupted, with what its checkpoints had journaled.
+   */
   private ReplyEffect<Event, SessionState> onFailInterruptedTurns(SessionState state) {
+    var running = state.runningTurn();
+    if (running.isPresent() && running.get().progress() != null && !supervisors.containsKey(running.get().turnId())) {
+      context.pipeToSelf(services.failover().continuesTurns(state.tenantId()),
+          (continues, failure) -> new FailoverDecided(failure == null && continues));
+      return Effect().noReply();
+    }
+    return interruptPending(state);
+  }
+
+  private ReplyEffect<Event, SessionState> onFailoverDecided(SessionState state, boolean continues) {
+    var running = state.runningTurn();
+    if (!continues || running.isEmpty() || running.get().progress() == null) {
+      return interruptPending(state);
+    }
+    TurnRecord turn = running.get();
+    Instant now = Instant.now();
+    List<RunSpec> runs = turn.runs().stream().map(run -> new RunSpec(UUID.randomUUID().toString(), run.model())).toList();
+    TurnAttempt cutShort = TurnCheckpoints.cutShort(turn, this::providerOf);
+    List<Event> events = List.of(new TurnRestarted(turn.turnId(), cutShort, runs, now),
+        new TurnCheckpointed(turn.turnId(),
+            TurnCheckpoints.opening(cutShort.restartFrameId(), services.session().checkpoint()), now));
+    TurnLogContext.run(TurnLogContext.of(turn.traceId(), state.tenantId(), sessionId, turn.turnId()),
+        () -> context.getLog().info("Its node was lost while turn {} ran; it runs again here", turn.turnId()));
+    return Effect()
+        .persist(events)
+        .thenRun(after -> {
+          failingInterruptedTurns = false;
+          TurnRecord restarted = after.turn(turn.turnId()).orElseThrow();
+          startTurn(after, restarted, TurnCheckpoints.restartedStart(sessionId, restarted));
+        })
+        .thenNoReply()
+        .thenUnstashAll();
+  }
+
+  private ReplyEffect<Event, SessionState> interruptPending(SessionState state) {
     List<Event> events = new ArrayList<>();
     Instant now = Instant.now();
     for (TurnRecord turn : state.pendingTurns()) {
       if (!supervisors.containsKey(turn.turnId())) {
         events.add(TurnEnded.of(turn.turnId(),
-            TurnEnding.Failed.interrupted("The server stopped while this turn was running"), TurnOutcome.nothing(), now));
+            TurnEnding.Failed.interrupted("The server stopped while this turn was running"), journaledSoFar(turn), now));
       }
     }
     List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
@@ -733,6 +798,39 @@ public final class ChatSession
         })
         .thenNoReply()
         .thenUnstashAll();
+  }
+
+  /** What a turn cut short leaves: what its checkpoints journaled, and a stream that ends above any id seen. */
+  private TurnOutcome journaledSoFar(TurnRecord turn) {
+    return turn.progress() == null ? TurnOutcome.nothing()
+        : turn.progress().outcome(turn.runs(), this::providerOf, true);
+  }
+
+  private String providerOf(String model) {
+    return services.models().find(model).map(dev.colloquy.engine.model.ChatModel::provider).orElse("unknown");
+  }
+
+  /** The supervisor's checkpoint: journaled, then the supervisor may stream up to its new reservation. */
+  private ReplyEffect<Event, SessionState> onCheckpoint(SessionState state, TurnSupervisor.Checkpoint checkpoint) {
+    var supervisor = supervisors.get(checkpoint.turnId());
+    var turn = state.turn(checkpoint.turnId());
+    if (supervisor == null || turn.isEmpty() || !turn.get().pending()) {
+      return Effect().noReply();
+    }
+    if (!services.journalReachable().getAsBoolean()) {
+      // The write would hold up every command (a cancel too) until it failed; the turn streams no
+      // frame beyond its reservation meanwhile, and its next checkpoint takes these frames again.
+      supervisor.tell(new TurnSupervisor.CheckpointSkipped());
+      return Effect().noReply();
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(new TurnCheckpointed(checkpoint.turnId(), checkpoint.checkpoint(), Instant.now()))
+        .thenRun(after -> {
+          journaled(persisting);
+          supervisor.tell(new TurnSupervisor.CheckpointJournaled(checkpoint.checkpoint().reservedThrough()));
+        })
+        .thenNoReply();
   }
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {

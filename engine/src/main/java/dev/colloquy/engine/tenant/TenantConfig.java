@@ -36,7 +36,8 @@ public record TenantConfig(
     Long monthlyTokenBudget,
     Integer maxConcurrentStreams,
     Integer maxTokens,
-    List<String> languages)
+    List<String> languages,
+    Boolean continueAfterFailover)
     implements CborSerializable {
 
   static final int MAX_NAME = 100;
@@ -56,13 +57,13 @@ public record TenantConfig(
 
   /** A change that changes nothing. */
   public static final TenantConfig NO_CHANGE = new TenantConfig(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null, null, null, null, null, null);
+      null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** What a tenant that has configured nothing gets: the server's settings and seed 004's thresholds. */
   public static TenantConfig defaults(LimitsSettings limits, long idleTimeoutSeconds, String defaultModel) {
     return new TenantConfig(null, null, null, null, 0.55, 0.80, 10, List.of(), List.of(), defaultModel, List.of(),
         idleTimeoutSeconds, List.of(), limits.turnsPerMinute(), limits.requestsPerMinute(), limits.maxOpenSessions(),
-        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"));
+        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), false);
   }
 
   /** This configuration with every non-null field of {@code change} replacing its own. */
@@ -87,7 +88,8 @@ public record TenantConfig(
         or(change.monthlyTokenBudget, monthlyTokenBudget),
         or(change.maxConcurrentStreams, maxConcurrentStreams),
         or(change.maxTokens, maxTokens),
-        or(change.languages, languages));
+        or(change.languages, languages),
+        or(change.continueAfterFailover, continueAfterFailover));
   }
 
   /** Whether an escalation webhook is configured; an empty URL in a change removes it. */

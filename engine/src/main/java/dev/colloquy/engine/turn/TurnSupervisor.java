@@ -10,6 +10,7 @@ import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
@@ -57,6 +58,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The session has journaled the outcome: send the terminal frame and stop. */
   public record OutcomePersisted() implements Command {}
 
+  /** The session has journaled a checkpoint: frames up to {@code reservedThrough} may be sent. */
+  public record CheckpointJournaled(long reservedThrough) implements Command {}
+
+  /** The session could not journal the checkpoint now; a later one takes its frames again. */
+  public record CheckpointSkipped() implements Command {}
+
+  private record CheckpointTick() implements Command {}
+
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
   private record AnswerBudgetKnown(int maxTokens) implements Command {}
@@ -71,15 +80,41 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record CancelDeadlinePassed() implements Command {}
 
-  /** What the supervisor reports to its session when the turn is over and must be journaled. */
-  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {}
+  /** What the supervisor asks its session to journal. */
+  public sealed interface Report {}
+
+  /** The turn is over. */
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) implements Report {}
+
+  /** The frames streamed since the last checkpoint; answered with {@link CheckpointJournaled}. */
+  public record Checkpoint(String turnId, TurnProgress.Checkpoint checkpoint) implements Report {}
+
+  /**
+   * How the turn starts: the frame ids its acceptance reserved, and, when another node runs it again
+   * after a crash, the frames of the attempts before, ending with the {@code turn.restarted} frame.
+   */
+  public record Start(long reservedThrough, List<TurnFrame> earlierFrames) {
+
+    public Start {
+      earlierFrames = List.copyOf(earlierFrames);
+    }
+
+    public static Start fresh(long reservedThrough) {
+      return new Start(reservedThrough, List.of());
+    }
+
+    boolean restarted() {
+      return !earlierFrames.isEmpty();
+    }
+  }
 
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
   private final TurnPlan plan;
   private final EngineServices services;
-  private final ActorRef<Ended> session;
+  private final ActorRef<Report> session;
+  private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
@@ -101,16 +136,26 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       TimerScheduler<Command> timers,
       TurnPlan plan,
       EngineServices services,
-      ActorRef<Ended> session) {
+      ActorRef<Report> session,
+      Start start) {
     super(context);
     this.timers = timers;
     this.plan = plan;
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
-    this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
-    context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
+    this.checkpoints = new Checkpoints(services.session().checkpoint(), plan.runs().size(), start.reservedThrough());
+    if (start.restarted()) {
+      this.transcript = Transcript.continuing(plan.sessionId(), plan.turnId(), plan.traceId(), start.earlierFrames());
+      context.getLog().info("Turn started again after its node was lost, with models {}",
+          plan.runs().stream().map(RunSpec::model).toList());
+    } else {
+      this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
+      context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
+      emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()),
+          FrameMark.of(FrameMark.Kind.STARTED));
+    }
+    timers.startTimerAtFixedRate("checkpoint", new CheckpointTick(), checkpoints.interval());
     context.spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
@@ -124,12 +169,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     services.turns().started(self, () -> self.tell(new Interrupt()));
   }
 
-  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<Ended> session) {
+  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<Report> session,
+      Start start) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
         Behaviors.setup(
-            context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session))));
+            context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session,
+                start))));
   }
 
   private static Map<String, String> logContext(TurnPlan plan) {
@@ -151,6 +198,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
+        .onMessage(CheckpointJournaled.class, this::onCheckpointJournaled)
+        .onMessage(CheckpointSkipped.class, skipped -> {
+          checkpoints.skipped();
+          return this;
+        })
+        .onMessage(CheckpointTick.class, tick -> checkpointIfDue(true))
         .onSignal(PostStop.class, signal -> {
           services.turns().ended(getContext().getSelf());
           return onStopped();
@@ -159,7 +212,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private Behavior<Command> onSubscribe(Subscribe subscribe) {
-    transcript.after(subscribe.afterId()).forEach(subscribe.subscriber()::tell);
+    transcript.after(subscribe.afterId()).stream().filter(frame -> frame.id() <= checkpoints.reservedThrough())
+        .forEach(subscribe.subscriber()::tell);
     subscribers.add(subscribe.subscriber());
     timers.cancel("grace");
     return this;
@@ -354,6 +408,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {
+    // The outcome holds every frame: those still waiting for a checkpoint go out now.
+    publish(checkpoints.reservedThrough(), Long.MAX_VALUE);
     TurnFrame terminal = transcript.end(pendingTerminal);
     subscribers.forEach(subscriber -> subscriber.tell(terminal));
     terminalSent = true;
@@ -379,6 +435,35 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void emit(StreamEvent event, FrameMark mark) {
     TurnFrame frame = transcript.record(event, mark);
-    subscribers.forEach(subscriber -> subscriber.tell(frame));
+    if (frame.id() <= checkpoints.reservedThrough()) {
+      subscribers.forEach(subscriber -> subscriber.tell(frame));
+    }
+    checkpointIfDue(false);
+  }
+
+  private Behavior<Command> checkpointIfDue(boolean tick) {
+    if (pendingTerminal == null) {
+      checkpoints.due(transcript, tick, outcomes)
+          .ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onCheckpointJournaled(CheckpointJournaled journaled) {
+    long previous = checkpoints.journaled(journaled.reservedThrough());
+    if (!terminalSent) {
+      publish(previous, checkpoints.reservedThrough());
+    }
+    return checkpointIfDue(false);
+  }
+
+  /** Sends the recorded frames with an id in ({@code after}, {@code through}] to every subscriber. */
+  private void publish(long after, long through) {
+    for (TurnFrame frame : transcript.after(after)) {
+      if (frame.id() > through) {
+        break;
+      }
+      subscribers.forEach(subscriber -> subscriber.tell(frame));
+    }
   }
 }

@@ -17,7 +17,9 @@ import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.Usage;
 import java.time.Instant;
 import java.util.List;
@@ -82,6 +84,7 @@ class WireSerializationTest {
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.Restarted(List.of("r3"), "node_lost"),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -129,6 +132,12 @@ class WireSerializationTest {
         new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(new FrameMark(FrameMark.Kind.TOKEN, 0, 5), new FrameMark(FrameMark.Kind.RUN_FAILED, 1, 0)),
+            List.of("text ", ""), List.of(FAILED), List.of(CITATION), 0.66, List.of(GAP), 42), AT),
+        new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "m")),
+            new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
+                FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "m")), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)));
     events.forEach(WireSerializationTest::roundTrips);
@@ -138,6 +147,28 @@ class WireSerializationTest {
   @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
   @JsonTypeName("SessionDeleted")
   record SessionDeletedWithoutSummary(Instant at) implements CborSerializable {}
+
+  /** A snapshot taken before turns had checkpoints and restarts: its turns read with neither. */
+  @Test
+  void aSnapshotTakenBeforeCheckpointsReadsWithoutProgressOrEarlierAttempts() throws Exception {
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(SessionState.class);
+    com.fasterxml.jackson.databind.ObjectMapper cbor =
+        new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.cbor.CBORFactory());
+    JsonNode tree = cbor.readTree(serializer.toBinary(state));
+    tree.path("turns").forEach(turn -> ((com.fasterxml.jackson.databind.node.ObjectNode) turn).remove(
+        List.of("progress", "attempts")));
+    assertThat(tree.path("turns").get(0).has("attempts")).isFalse();
+
+    SessionState read = (SessionState) serializer.fromBinary(cbor.writeValueAsBytes(tree), serializer.manifest(state));
+
+    assertThat(read).isEqualTo(state);
+    assertThat(read.turn("t1").orElseThrow().attempts()).isEmpty();
+  }
 
   @Test
   void aDeletionJournaledBeforeItCarriedTheSummaryStillReadsWithoutOne() throws Exception {

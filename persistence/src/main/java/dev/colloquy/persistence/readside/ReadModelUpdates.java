@@ -39,6 +39,9 @@ final class ReadModelUpdates {
       case ChatSession.TurnFailed e -> turnEnded(e.outcome(), e.at());
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
+      // A turn's progress and restarts show in the read tables once it ends, with its outcome.
+      case ChatSession.TurnCheckpointed e -> { }
+      case ChatSession.TurnRestarted e -> { }
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);
     }

@@ -1,0 +1,48 @@
+package dev.colloquy.engine.session;
+
+import dev.colloquy.config.SessionSettings;
+import dev.colloquy.engine.domain.TurnAttempt;
+import dev.colloquy.engine.domain.TurnProgress;
+import dev.colloquy.engine.turn.Transcript;
+import dev.colloquy.engine.turn.TurnSupervisor;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * How a session starts its turns from what their checkpoints journaled: the reservation a new or
+ * restarted attempt opens with, and what an attempt a lost node cut short leaves behind.
+ */
+final class TurnCheckpoints {
+
+  /** Why a turn runs again, as its {@code turn.restarted} frame says. */
+  static final String NODE_LOST = "node_lost";
+
+  private TurnCheckpoints() {}
+
+  /** The checkpoint journaled with an attempt's start: nothing streamed, the ids after {@code lastId} reserved. */
+  static TurnProgress.Checkpoint opening(long lastId, SessionSettings.Checkpoint settings) {
+    return new TurnProgress.Checkpoint(List.of(), List.of(), List.of(), List.of(), 0, List.of(),
+        lastId + settings.reserve());
+  }
+
+  /** A turn's first attempt, with the ids its acceptance reserved (turns accepted before checkpoints: a fresh reserve). */
+  static TurnSupervisor.Start freshStart(TurnRecord turn, SessionSettings.Checkpoint settings) {
+    return TurnSupervisor.Start.fresh(turn.progress() == null ? settings.reserve() : turn.progress().reservedThrough());
+  }
+
+  /**
+   * The attempt of {@code turn} its node's crash cut short, as far as its checkpoints journaled it;
+   * the restart frame takes the id after its reservation, which no client can have seen.
+   */
+  static TurnAttempt cutShort(TurnRecord turn, Function<String, String> providerOfModel) {
+    TurnProgress progress = turn.progress();
+    return new TurnAttempt(turn.runs(), progress.outcome(turn.runs(), providerOfModel, false),
+        progress.reservedThrough() + 1, NODE_LOST);
+  }
+
+  /** The start of the attempt after {@code restarted}'s last cut-short one: its earlier frames, then its own. */
+  static TurnSupervisor.Start restartedStart(String sessionId, TurnRecord restarted) {
+    return new TurnSupervisor.Start(restarted.progress().reservedThrough(), Transcript.earlierFrames(sessionId,
+        restarted.turnId(), restarted.traceId(), restarted.attempts(), restarted.runs()));
+  }
+}
