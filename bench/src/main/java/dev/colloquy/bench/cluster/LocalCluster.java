@@ -190,6 +190,16 @@ public final class LocalCluster implements AutoCloseable {
     return sessions;
   }
 
+  /** Changes the development tenant's configuration ({@code PUT /v1/config}) through node 0. */
+  public void configureTenant(String json) throws Exception {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(nodes.getFirst().httpUrl() + "/v1/config"))
+        .header("Authorization", "Bearer " + apiKey).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException("PUT /v1/config: HTTP " + response.statusCode() + " " + response.body());
+    }
+  }
+
   public Path workDir() {
     return workDir;
   }
