@@ -24,7 +24,11 @@ public final class ResumingClient {
   /** One SSE frame as the client received it. */
   public record Frame(long id, String event, JsonNode data, long atNanos) {}
 
-  private static final Duration HEADERS_TIMEOUT = Duration.ofSeconds(3);
+  /**
+   * How long a resume waits for the response to begin: a node asking a session that lives on a node
+   * not yet known to be dead waits for its ask to time out, so the client tries the next node sooner.
+   */
+  private static final Duration HEADERS_TIMEOUT = Duration.ofSeconds(1);
   private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
 
   private final HttpClient http;

@@ -25,7 +25,11 @@ class ThreeNodeFailoverTest {
   /** About 6 s of tokens per attempt: the kill comes in the middle. */
   private static final MockLlmSettings MODEL = MockLlmSettings.defaults().withTokens(150)
       .withDelays(Duration.ofMillis(100), Duration.ofMillis(40));
-  private static final Duration SERVED_AGAIN_WITHIN = Duration.ofSeconds(10);
+  /**
+   * A bound that tells a failover from a session lost for good (Pekko's defaults took 47 s); how fast it
+   * is (10 s at most on a machine that is not overloaded) is measured by `colloquy bench failover`.
+   */
+  private static final Duration SERVED_AGAIN_WITHIN = Duration.ofSeconds(30);
 
   private static LocalCluster cluster;
 
