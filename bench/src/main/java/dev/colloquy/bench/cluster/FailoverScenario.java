@@ -103,8 +103,10 @@ public final class FailoverScenario {
       for (int i = 0; i < clients.size(); i++) {
         ResumingClient client = clients.get(i);
         boolean hosted = Integer.valueOf(victim).equals(hosts.get(sessions.get(i)));
-        ResumingClient.Frame first = client.firstFrameAfter(killedAt);
-        Duration resumed = first == null ? null : Duration.ofNanos(first.atNanos() - killedAt);
+        // Frames the surviving HTTP node had buffered still arrive after the kill: what counts is the
+        // first frame of the stream the client resumed.
+        Duration resumed = client.firstResumedNanos() == 0 ? null
+            : Duration.ofNanos(client.firstResumedNanos() - killedAt);
         int lost = client.framesLostAgainst(ResumingClient.replay(http, urls.get(survivor), cluster.apiKey(),
             sessions.get(i), client.turnId()));
         ResumingClient.Frame terminal = client.terminalFrame();

@@ -39,6 +39,8 @@ public final class ResumingClient {
   private int duplicates;
   private int resumes;
   private int retriedStarts;
+  private boolean resuming;
+  private long firstResumedNanos;
   private String turnId;
 
   public ResumingClient(HttpClient http, List<String> nodes, String apiKey) {
@@ -109,6 +111,7 @@ public final class ResumingClient {
     boolean ended = read(first);
     while (!ended) {
       breaksAtNanos.add(System.nanoTime());
+      resuming = true;
       if (turnId == null) {
         if (idempotencyKey == null) {
           throw new IllegalStateException("the stream broke before its first frame");
@@ -179,6 +182,12 @@ public final class ResumingClient {
             duplicates++;
           } else {
             frames.add(new Frame(id, event, data, System.nanoTime()));
+            if (resuming) {
+              resuming = false;
+              if (firstResumedNanos == 0) {
+                firstResumedNanos = frames.getLast().atNanos();
+              }
+            }
           }
           turnId = data.path("turn_id").asText();
           if (terminal(event)) {
@@ -250,9 +259,9 @@ public final class ResumingClient {
     return !breaksAtNanos.isEmpty();
   }
 
-  /** The first frame that arrived after {@code nanos} (the kill), if any. */
-  public Frame firstFrameAfter(long nanos) {
-    return frames.stream().filter(frame -> frame.atNanos() > nanos).findFirst().orElse(null);
+  /** When the first frame of a resumed stream arrived (System.nanoTime), or 0 when the stream never broke. */
+  public long firstResumedNanos() {
+    return firstResumedNanos;
   }
 
   /** The token text of the frames, restarted on {@code turn.restarted}: the answer the client shows. */
