@@ -109,7 +109,6 @@ public final class Colloquy implements AutoCloseable {
               .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown()))
               .withFallback(ClusterFormation.pekkoConfig(settings.cluster(), config)).withFallback(config));
       InFlight turns = new InFlight();
-      NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
       ClusterFormation.join(system, settings.cluster());
       InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
@@ -156,6 +155,8 @@ public final class Colloquy implements AutoCloseable {
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      // Ready for the management endpoint only from here: before, the API does not listen yet.
+      NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
       GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), settings.llm().modelNames(),

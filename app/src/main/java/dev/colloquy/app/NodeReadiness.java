@@ -9,8 +9,8 @@ import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 
 /**
- * What this node knows of its own readiness beyond the cluster: the journal answers and the node is
- * not shutting down. Pekko Management builds its health checks by reflection from the actor system
+ * What this node knows of its own readiness beyond the cluster: its HTTP API listens (not ready until
+ * it is registered), the journal answers and the node is not shutting down. Pekko Management builds its health checks by reflection from the actor system
  * alone, so {@link Colloquy#start} hands them these through this extension.
  */
 final class NodeReadiness implements Extension {
