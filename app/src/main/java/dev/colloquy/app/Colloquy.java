@@ -28,6 +28,9 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.dialect.EdgeRoutes;
+import dev.colloquy.http.dialect.SupportRoutes;
+import dev.colloquy.http.dialect.WritingRoomRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
@@ -37,6 +40,7 @@ import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
+import dev.colloquy.persistence.readside.JdbcChatListing;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -44,6 +48,8 @@ import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
+import dev.colloquy.http.web.DevKeyOffer;
+import dev.colloquy.http.web.WebAssets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -134,16 +140,24 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
+      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout());
+      WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
+          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
+      EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
+          settings.edge(), settings.http(), operations.metrics());
+      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
-              operations.metrics()),
+          new SessionRoutes(gateway, settings.http(), operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId),
+              writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
-              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
+              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)
+              .withPublicKeysFrom(tenantId -> tenantConfigs.current(tenantId)
+                  .thenApply(current -> current.config().allowedOrigins())),
           adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
           new Cors(settings.cors(), tenantConfigs),
@@ -151,7 +165,7 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(routes.route()))
+          .bind(new OpenStreams(streams).track(Directives.concat(webAssets(settings).route(), routes.route())))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
@@ -175,6 +189,12 @@ public final class Colloquy implements AutoCloseable {
       database.close();
       throw startFailure(e, config, settings, system != null);
     }
+  }
+
+  /** The web app and widget; in development the app may offer the development key to this machine. */
+  private static WebAssets webAssets(ColloquySettings settings) {
+    return new WebAssets(settings.production() ? DevKeyOffer.none()
+        : DevKeyOffer.of(settings.storage().dataDir().resolve(DevTenant.KEY_FILE)));
   }
 
   /** A port already taken is named, with what to change; anything else keeps its own message. */

@@ -44,14 +44,16 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final String embeddingModel;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching) {
+      ExecutorService ingestion, ExecutorService searching, String embeddingModel) {
     this.store = store;
     this.search = search;
     this.documents = documents;
     this.ingestion = ingestion;
     this.searching = searching;
+    this.embeddingModel = embeddingModel;
   }
 
   /**
@@ -71,7 +73,7 @@ public final class Knowledge implements AutoCloseable {
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching);
+    return new Knowledge(store, search, documents, ingestion, searching, embeddings.name());
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
@@ -108,6 +110,11 @@ public final class Knowledge implements AutoCloseable {
 
   public KnowledgeService documents() {
     return documents;
+  }
+
+  /** The name of the model every chunk is embedded with. */
+  public String embeddingModel() {
+    return embeddingModel;
   }
 
   /**

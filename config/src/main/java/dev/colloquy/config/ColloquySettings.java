@@ -17,7 +17,8 @@ public record ColloquySettings(
     LimitsSettings limits,
     CorsSettings cors,
     AuthSettings auth,
-    ClusterSettings cluster) {
+    ClusterSettings cluster,
+    EdgeSettings edge) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -35,7 +36,8 @@ public record ColloquySettings(
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
         AuthSettings.create(reader),
-        ClusterSettings.create(reader));
+        ClusterSettings.create(reader),
+        EdgeSettings.create(reader));
   }
 
   /**

@@ -27,6 +27,7 @@ final class SettingsReader {
           Map.entry("colloquy.llm.api-key", "COLLOQUY_LLM_API_KEY"),
           Map.entry("colloquy.llm.model", "COLLOQUY_LLM_MODEL"),
           Map.entry("colloquy.llm.context-tokens", "COLLOQUY_LLM_CONTEXT_TOKENS"),
+          Map.entry("colloquy.llm.http2-prior-knowledge", "COLLOQUY_LLM_HTTP2_PRIOR_KNOWLEDGE"),
           Map.entry("colloquy.session.idle-timeout", "COLLOQUY_IDLE_TIMEOUT"),
           Map.entry("colloquy.session.idle-check-interval", "COLLOQUY_IDLE_CHECK_INTERVAL"),
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
@@ -67,7 +68,9 @@ final class SettingsReader {
           Map.entry("colloquy.cluster.management.host", "COLLOQUY_MANAGEMENT_HOST"),
           Map.entry("colloquy.cluster.management.port", "COLLOQUY_MANAGEMENT_PORT"),
           Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
-          Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"));
+          Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"),
+          Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
+          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"));
 
   private final Config config;
 

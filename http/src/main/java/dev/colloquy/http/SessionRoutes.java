@@ -49,6 +49,9 @@ public final class SessionRoutes extends AllDirectives {
   /** The tenant of the sessions journaled before tenancy, and of the command-line tools' defaults. */
   public static final String DEFAULT_TENANT = "default";
 
+  /** The most bytes of events coalesced into one chunk while the connection is busy. */
+  private static final long COALESCED_BYTES = 16 * 1024;
+
   private final SessionGateway sessions;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
@@ -78,6 +81,8 @@ public final class SessionRoutes extends AllDirectives {
     return concat(
         pathEndOrSingleSlash(() -> concat(
             get(() -> onSuccess(view(caller, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
+            patch(() -> body(body -> onSuccess(rename(caller, sessionId, body),
+                view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
@@ -142,6 +147,12 @@ public final class SessionRoutes extends AllDirectives {
   private CompletionStage<SessionView> close(Principal caller, String sessionId, String body) {
     RequestBodies.parse(body, true);
     return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Close(CLOSED_REASON, replyTo))
+        .thenApply(SessionRoutes::session);
+  }
+
+  private CompletionStage<SessionView> rename(Principal caller, String sessionId, String body) {
+    String title = RequestBodies.newTitle(body);
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Rename(title, replyTo))
         .thenApply(SessionRoutes::session);
   }
 
@@ -220,8 +231,13 @@ public final class SessionRoutes extends AllDirectives {
   }
 
   private HttpResponse sse(Source<TurnFrame, NotUsed> frames) {
+    SseFraming.Writer writer = new SseFraming.Writer();
+    // Events that pile up while the connection is busy go out as one chunk: no write waits for more
+    // when the connection is free, and a busy one gets fewer, larger writes.
+    Source<ByteString, NotUsed> events = frames.map(writer::write)
+        .batchWeighted(COALESCED_BYTES, chunk -> (long) chunk.size(), first -> first, ByteString::concat);
     // A comment every keep-alive interval whatever else flows, so proxies and clients can rely on it.
-    Source<ByteString, NotUsed> bytes = frames.map(SseFraming::canonical)
+    Source<ByteString, NotUsed> bytes = events
         .merge(Source.tick(settings.keepAlive(), settings.keepAlive(), SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
         .withStatus(StatusCodes.OK)

@@ -18,6 +18,7 @@ public enum ErrorCode {
   TURN_QUEUE_FULL(429),
   UNKNOWN_MODEL(422),
   TOO_MANY_MODELS(422),
+  INVALID_TITLE(422),
   SHUTTING_DOWN(503),
 
   // How a turn ends when it is asked for as JSON and does not complete. Why a single run failed

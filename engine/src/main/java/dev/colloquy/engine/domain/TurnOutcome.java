@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Everything a turn produced, journaled once when it ends: the runs, what retrieval found, the
- * gaps, and the frame layout that lets its stream be replayed exactly.
+ * gaps, and the frame layout that lets its stream be replayed exactly (tokens grouped per run of
+ * consecutive frames, however they were journaled: see {@link FrameMark}).
  */
 public record TurnOutcome(
     List<RunOutcome> runs,
@@ -21,7 +22,7 @@ public record TurnOutcome(
     runs = List.copyOf(runs);
     citations = List.copyOf(citations);
     gaps = List.copyOf(gaps);
-    frames = List.copyOf(frames);
+    frames = List.copyOf(FrameMark.grouped(frames));
   }
 
   /** What a turn that never ran (interrupted by a crash, cancelled while queued) leaves behind. */

@@ -39,6 +39,7 @@ public record TurnProgress(
   public TurnProgress plus(Checkpoint checkpoint) {
     List<FrameMark> allFrames = new ArrayList<>(frames);
     allFrames.addAll(checkpoint.frames());
+    allFrames = FrameMark.grouped(allFrames);
     List<String> allTexts = new ArrayList<>(texts);
     for (int run = 0; run < checkpoint.texts().size(); run++) {
       if (run < allTexts.size()) {

@@ -38,10 +38,13 @@ public record SessionState(
     List<TurnRecord> turns,
     JsonNode narrativeState,
     String closeReason,
-    SessionSummary summary)
+    SessionSummary summary,
+    String characterId)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
+  /** The longest title a user may give a session. */
+  public static final int MAX_TITLE_LENGTH = 200;
 
   public SessionState {
     turns = List.copyOf(turns);
@@ -49,7 +52,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null);
+        List.of(), emptyObject(), null, null, null);
   }
 
   public boolean exists() {
@@ -97,13 +100,27 @@ public record SessionState(
     return history.subList(Math.max(0, history.size() - window), history.size());
   }
 
-  /** A title is given from the first message, once. */
+  /**
+   * A title is given from the first message, once, and only to a session without one: a title its
+   * user chose, before or after, is never replaced by an automatic one.
+   */
   public Optional<String> titleFor(String message) {
     if (title != null) {
       return Optional.empty();
     }
     String line = message.strip().replaceAll("\\s+", " ");
     return Optional.of(line.length() <= TITLE_LENGTH ? line : line.substring(0, TITLE_LENGTH - 1) + "…");
+  }
+
+  /** Why {@code title} cannot be a title a user gives, if it cannot. */
+  public static Optional<String> titleProblem(String title) {
+    if (title == null || title.isBlank()) {
+      return Optional.of("The title must not be empty");
+    }
+    if (title.strip().length() > MAX_TITLE_LENGTH) {
+      return Optional.of("The title must be at most " + MAX_TITLE_LENGTH + " characters");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -179,14 +196,15 @@ public record SessionState(
       }
     }
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary);
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId,
+        userId);
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId());
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
@@ -195,15 +213,15 @@ public record SessionState(
       case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary);
+        newNarrative, closeReason, summary, characterId);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

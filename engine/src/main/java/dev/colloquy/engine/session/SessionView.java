@@ -8,7 +8,10 @@ import dev.colloquy.engine.domain.SessionSummary;
 import java.time.Instant;
 import java.util.List;
 
-/** A session as its owner sees it: status, title, messages in order, narrative state. */
+/**
+ * A session as its owner sees it: status, title, messages in order, narrative state; the character of
+ * a chat, and the user it belongs to (null for a session of the whole tenant).
+ */
 public record SessionView(
     String sessionId,
     SessionStatus status,
@@ -21,7 +24,9 @@ public record SessionView(
     List<MessageView> messages,
     JsonNode narrativeState,
     String runningTurnId,
-    SessionSummary summary)
+    SessionSummary summary,
+    String characterId,
+    String userId)
     implements CborSerializable {
 
   public SessionView {

@@ -4,7 +4,6 @@ import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.turn.Transcript;
-import dev.colloquy.engine.turn.TurnSupervisor;
 import java.util.List;
 import java.util.function.Function;
 
@@ -25,9 +24,14 @@ final class TurnCheckpoints {
         lastId + settings.reserve());
   }
 
-  /** A turn's first attempt, with the ids its acceptance reserved (turns accepted before checkpoints: a fresh reserve). */
-  static TurnSupervisor.Start freshStart(TurnRecord turn, SessionSettings.Checkpoint settings) {
-    return TurnSupervisor.Start.fresh(turn.progress() == null ? settings.reserve() : turn.progress().reservedThrough());
+  /**
+   * The transcript of a turn's current attempt: after the frames of the attempts before it, releasing
+   * the ids its checkpoints reserved (turns accepted before checkpoints existed: a fresh reserve).
+   */
+  static Transcript transcript(String sessionId, TurnRecord turn, SessionSettings.Checkpoint settings) {
+    long released = turn.progress() == null ? settings.reserve() : turn.progress().reservedThrough();
+    return new Transcript(sessionId, turn.turnId(), turn.traceId(), turn.runs(),
+        Transcript.earlierFrames(sessionId, turn.turnId(), turn.traceId(), turn.attempts(), turn.runs()), released);
   }
 
   /**
@@ -38,11 +42,5 @@ final class TurnCheckpoints {
     TurnProgress progress = turn.progress();
     return new TurnAttempt(turn.runs(), progress.outcome(turn.runs(), providerOfModel, false),
         progress.reservedThrough() + 1, NODE_LOST);
-  }
-
-  /** The start of the attempt after {@code restarted}'s last cut-short one: its earlier frames, then its own. */
-  static TurnSupervisor.Start restartedStart(String sessionId, TurnRecord restarted) {
-    return new TurnSupervisor.Start(restarted.progress().reservedThrough(), Transcript.earlierFrames(sessionId,
-        restarted.turnId(), restarted.traceId(), restarted.attempts(), restarted.runs()));
   }
 }

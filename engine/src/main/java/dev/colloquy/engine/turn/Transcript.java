@@ -9,43 +9,73 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * The frames of one turn, numbered 1, 2, 3 …, and their layout as frame marks. The supervisor
- * records the live stream here; a finished turn's stream is rebuilt here from its journaled layout
- * with the very ids the live stream had, so a client resuming after the end gets exactly the frames
- * it missed.
+ * The frames of one turn, numbered 1, 2, 3 …, kept while it runs so a client can resume from any id,
+ * and the one buffer between the model and the turn's readers. Tokens are appended by the model's
+ * own reader thread ({@link RunTokens}); the supervisor appends the other frames and the terminal one.
+ * Each reader ({@link #frames}) is a cursor into it that is woken when a frame arrives: no actor
+ * stands between a token and the HTTP response, and a slow reader costs nothing but its cursor.
+ * A finished turn's stream is rebuilt here from its journaled layout with the very ids the live
+ * stream had, so a client resuming after the end gets exactly the frames it missed.
+ *
+ * <p>While the turn runs, readers get no frame above {@link #release released}: the id its journaled
+ * checkpoints have reserved (see {@code Checkpoints}), so after a crash the journal bounds what any
+ * client can have seen. The cap is read under the lock {@link #next} already takes; the turn's end
+ * lifts it. A turn that another node runs again after its own was lost starts with the frames of the
+ * attempts before it, the last of them its {@code turn.restarted} frame.
  */
 public final class Transcript {
 
   private final String sessionId;
   private final String turnId;
   private final String traceId;
-  /** Every frame of the turn: those of earlier attempts (and their restart frames) first. */
+  private final List<String> runIds;
   private final List<TurnFrame> frames = new ArrayList<>();
-  /** The layout of this attempt's frames only. */
-  private final List<FrameMark> marks = new ArrayList<>();
-  /** How many of {@link #frames} precede this attempt. */
-  private int earlier;
+  private final StringBuilder[] texts;
+  private final boolean[] closed;
+  private final List<Reader> readers = new ArrayList<>();
+  private TurnFrame terminal;
+  private IntConsumer readersWatcher = count -> { };
+  /** How many of {@link #frames} belong to the attempts before this one. */
+  private final int earlier;
   private long nextId = 1;
+  /** The highest id readers may have before the turn ends. */
+  private long released;
+  /** This attempt's frame count at which {@link #checkpointSignal} runs, once. */
+  private int signalAt = Integer.MAX_VALUE;
+  private Runnable checkpointSignal = () -> { };
 
-  Transcript(String sessionId, String turnId, String traceId) {
-    this.sessionId = sessionId;
-    this.turnId = turnId;
-    this.traceId = traceId;
+  /** A transcript for the live frames of a turn whose runs are {@code runs}, all of them released. */
+  public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs) {
+    this(sessionId, turnId, traceId, runs, List.of(), Long.MAX_VALUE);
   }
 
   /**
-   * The transcript of an attempt that follows earlier ones: their frames, ending with the restart
-   * frame; this attempt's frames follow it.
+   * A transcript for the live frames of a turn whose runs are {@code runs}, after {@code earlierFrames}
+   * (the attempts lost nodes cut short, none for a turn's first attempt), releasing frames up to
+   * {@code released} until {@link #release} says more.
    */
-  static Transcript continuing(String sessionId, String turnId, String traceId, List<TurnFrame> earlierFrames) {
-    Transcript transcript = new Transcript(sessionId, turnId, traceId);
-    transcript.frames.addAll(earlierFrames);
-    transcript.earlier = earlierFrames.size();
-    transcript.nextId = earlierFrames.getLast().id() + 1;
-    return transcript;
+  public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs,
+      List<TurnFrame> earlierFrames, long released) {
+    this.frames.addAll(earlierFrames);
+    this.earlier = earlierFrames.size();
+    this.nextId = earlierFrames.isEmpty() ? 1 : earlierFrames.getLast().id() + 1;
+    this.released = released;
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+    this.traceId = traceId;
+    this.runIds = runs.stream().map(RunSpec::runId).toList();
+    this.texts = new StringBuilder[runs.size()];
+    this.closed = new boolean[runs.size()];
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = new StringBuilder();
+    }
   }
 
   /** The frames of an ended turn with an id above {@code afterId}, ending with its terminal frame. */
@@ -60,129 +90,357 @@ public final class Transcript {
    */
   public static List<TurnFrame> replay(String sessionId, String turnId, String traceId, List<TurnAttempt> attempts,
       List<RunSpec> runs, TurnOutcome outcome, TurnEnding ending, long afterId) {
-    Transcript transcript = earlierAttempts(sessionId, turnId, traceId, attempts, runs);
-    boolean lost = transcript.rebuild(runs, outcome);
+    Transcript transcript = new Transcript(sessionId, turnId, traceId, runs,
+        earlierFrames(sessionId, turnId, traceId, attempts, runs), Long.MAX_VALUE);
+    boolean lost = transcript.rebuild(outcome);
     boolean layoutKnown = !outcome.frames().isEmpty() && !lost;
     List<TurnFrame> frames = new ArrayList<>(transcript.frames);
-    frames.add(layoutKnown ? transcript.end(ending) : transcript.lost(ending));
+    frames.add(layoutKnown ? transcript.frame(transcript.nextId, ending) : transcript.frame(
+        TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending));
     return frames.stream().filter(frame -> frame.id() > afterId).toList();
   }
 
   /**
    * The frames of the attempts cut short, each followed by its restart frame naming the runs of the
-   * attempt after it ({@code runs} for the last): what a turn that runs again streams before its own frames.
+   * attempt after it ({@code runs} for the last): what a turn that runs again streams before its own.
    */
   public static List<TurnFrame> earlierFrames(String sessionId, String turnId, String traceId,
       List<TurnAttempt> attempts, List<RunSpec> runs) {
-    return List.copyOf(earlierAttempts(sessionId, turnId, traceId, attempts, runs).frames);
-  }
-
-  private static Transcript earlierAttempts(String sessionId, String turnId, String traceId,
-      List<TurnAttempt> attempts, List<RunSpec> runs) {
-    Transcript transcript = new Transcript(sessionId, turnId, traceId);
+    List<TurnFrame> frames = new ArrayList<>();
     for (int i = 0; i < attempts.size(); i++) {
       TurnAttempt attempt = attempts.get(i);
-      transcript.rebuild(attempt.runs(), attempt.outcome());
+      Transcript transcript = new Transcript(sessionId, turnId, traceId, attempt.runs(), frames, Long.MAX_VALUE);
+      transcript.rebuild(attempt.outcome());
       List<RunSpec> next = i + 1 < attempts.size() ? attempts.get(i + 1).runs() : runs;
-      transcript.restart(attempt.restartFrameId(),
-          new StreamEvent.Restarted(next.stream().map(RunSpec::runId).toList(), attempt.reason()));
-      transcript.marks.clear();
+      frames = new ArrayList<>(transcript.frames);
+      frames.add(transcript.frame(attempt.restartFrameId(),
+          new StreamEvent.Restarted(next.stream().map(RunSpec::runId).toList(), attempt.reason())));
     }
-    return transcript;
+    return frames;
   }
 
-  private void restart(long restartFrameId, StreamEvent.Restarted restart) {
-    nextId = restartFrameId;
-    frames.add(frame(nextId++, restart));
+  /**
+   * A stream of the frames with an id above {@code afterId}, live: it ends after the terminal frame.
+   * Each materialization is one reader.
+   */
+  public Source<TurnFrame, NotUsed> frames(long afterId) {
+    return Source.fromGraph(new TranscriptSource(this, afterId));
   }
 
-  /** Appends a frame and its place in the layout; returns the frame to send. */
-  TurnFrame record(StreamEvent event, FrameMark mark) {
-    TurnFrame frame = frame(nextId++, event);
-    frames.add(frame);
-    marks.add(mark);
-    return frame;
+  /** Where the tokens of run {@code run} go, from the model's own thread. */
+  RunTokens run(int run) {
+    return new RunTokens(this, run);
   }
 
-  List<TurnFrame> after(long afterId) {
-    return frames.stream().filter(frame -> frame.id() > afterId).toList();
+  /** Told the number of readers each time it changes, from the reader's thread. */
+  synchronized void watchReaders(IntConsumer watcher) {
+    this.readersWatcher = watcher;
   }
 
-  /** The layout to journal with the outcome: this attempt's frames. */
-  List<FrameMark> marks() {
-    return List.copyOf(marks);
+  synchronized int readers() {
+    return readers.size();
   }
 
-  /** How many frames this attempt has recorded. */
-  int recorded() {
-    return marks.size();
+  /** Appends a frame that is not a token; returns it, or null once the turn has its terminal frame. */
+  TurnFrame record(StreamEvent event) {
+    return append(event, -1);
   }
 
-  /** This attempt's frames from the {@code from}th on, with their marks. */
-  List<TurnFrame> framesFrom(int from) {
+  /** Appends a token of an open run; false when the run or the turn has ended (the token is dropped). */
+  boolean token(int run, String text) {
+    return append(new StreamEvent.Token(runIds.get(run), text), run) != null;
+  }
+
+  /** No token of {@code run} is accepted from now on. */
+  synchronized void closeRun(int run) {
+    closed[run] = true;
+  }
+
+  /** No token of any run is accepted from now on. */
+  synchronized void closeRuns() {
+    Arrays.fill(closed, true);
+  }
+
+  /**
+   * Readers may have the frames up to id {@code through} (a checkpoint reserving them is journaled);
+   * those waiting are woken.
+   */
+  void release(long through) {
+    List<Reader> woken;
+    synchronized (this) {
+      if (through <= released) {
+        return;
+      }
+      released = through;
+      woken = waiting();
+    }
+    woken.forEach(Reader::wake);
+  }
+
+  /** The highest id readers may have now. */
+  synchronized long released() {
+    return released;
+  }
+
+  /**
+   * Runs {@code signal} once, from the appending thread, when this attempt has recorded
+   * {@code frames} frames: a checkpoint is due without a message per token.
+   */
+  synchronized void signalAt(int frames, Runnable signal) {
+    this.signalAt = frames;
+    this.checkpointSignal = signal;
+  }
+
+  /** This attempt's frames from its {@code from}th on: what a checkpoint journals. */
+  synchronized List<TurnFrame> recordedFrom(int from) {
     return List.copyOf(frames.subList(earlier + from, frames.size()));
   }
 
-  List<FrameMark> marksFrom(int from) {
-    return List.copyOf(marks.subList(from, marks.size()));
-  }
-
-  /** The id the next frame will take. */
-  long nextId() {
+  /** The id the next frame takes. */
+  synchronized long nextId() {
     return nextId;
   }
 
-  /** What the token frames of one run carried. */
-  String tokensOf(String runId) {
-    StringBuilder text = new StringBuilder();
-    for (TurnFrame frame : frames) {
-      if (frame.event() instanceof StreamEvent.Token token && token.runId().equals(runId)) {
-        text.append(token.text());
-      }
-    }
-    return text.toString();
+  /** Whether this turn runs again after its node was lost: its first frames are the attempts' before. */
+  boolean restarted() {
+    return earlier > 0;
   }
 
-  /** The terminal frame: it takes the next id and is not part of the layout. */
-  TurnFrame end(TurnEnding ending) {
-    return frame(nextId, ending);
+  List<String> runIds() {
+    return runIds;
+  }
+
+  /** What the token frames of one run carried so far. */
+  synchronized String tokensOf(int run) {
+    return texts[run].toString();
+  }
+
+  /**
+   * How much of run {@code run} has been streamed, in characters: what a checkpoint of the turn's
+   * progress would record.
+   */
+  synchronized int streamed(int run) {
+    return texts[run].length();
+  }
+
+  /** The layout to journal with the outcome (this attempt's frames): consecutive tokens of one run make one mark. */
+  synchronized List<FrameMark> marks() {
+    return layout(frames.subList(earlier, frames.size()), runIds);
+  }
+
+  /** The layout of {@code frames}, all of one attempt whose runs are {@code runIds}. */
+  static List<FrameMark> layout(List<TurnFrame> frames, List<String> runIds) {
+    List<FrameMark> marks = new ArrayList<>();
+    int tokenRun = -1;
+    List<Integer> lengths = new ArrayList<>();
+    for (TurnFrame frame : frames) {
+      if (frame.event() instanceof StreamEvent.Token token) {
+        int run = runIds.indexOf(token.runId());
+        if (run != tokenRun) {
+          addTokens(marks, tokenRun, lengths);
+          tokenRun = run;
+        }
+        lengths.add(token.text().length());
+        continue;
+      }
+      addTokens(marks, tokenRun, lengths);
+      tokenRun = -1;
+      marks.add(switch (frame.event()) {
+        case StreamEvent.Started started -> FrameMark.of(FrameMark.Kind.STARTED);
+        case StreamEvent.Retrieved retrieved -> FrameMark.of(FrameMark.Kind.RETRIEVAL);
+        case StreamEvent.GapFound gap -> FrameMark.of(FrameMark.Kind.GAP);
+        case StreamEvent.RunCompleted completed ->
+            FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, runIds.indexOf(completed.run().runId()));
+        case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
+        case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
+        case StreamEvent.Restarted restarted -> throw new IllegalStateException("a restart ends an earlier attempt");
+        case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
+      });
+    }
+    addTokens(marks, tokenRun, lengths);
+    return marks;
+  }
+
+  private static void addTokens(List<FrameMark> marks, int run, List<Integer> lengths) {
+    if (!lengths.isEmpty()) {
+      marks.add(FrameMark.tokens(run, lengths.stream().mapToInt(Integer::intValue).toArray()));
+      lengths.clear();
+    }
+  }
+
+  /**
+   * The terminal frame: it takes the next id and is not part of the layout. The outcome it follows
+   * holds every frame, so every frame may now be read.
+   */
+  void end(TurnEnding ending) {
+    synchronized (this) {
+      released = Long.MAX_VALUE;
+    }
+    terminate(nextId, ending);
   }
 
   /**
    * The terminal frame of a turn whose layout is lost (its node crashed, or its outcome could not be
-   * journaled): its clients may have seen frames up to any id, so it takes the reserved
-   * {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, live and in every replay alike.
+   * journaled, or it ended before it ran): its clients may have seen frames up to any id, so it
+   * takes the reserved {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, live and in every replay alike.
+   * Frames no journaled checkpoint released are never read: the journal will not have them.
    */
-  TurnFrame lost(TurnEnding ending) {
-    return frame(TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending);
+  public void lost(TurnEnding ending) {
+    terminate(TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending);
+  }
+
+  private void terminate(long id, TurnEnding ending) {
+    List<Reader> woken;
+    synchronized (this) {
+      if (terminal != null) {
+        return;
+      }
+      terminal = frame(id, ending);
+      Arrays.fill(closed, true);
+      woken = waiting();
+    }
+    woken.forEach(Reader::wake);
+  }
+
+  private TurnFrame append(StreamEvent event, int run) {
+    TurnFrame frame;
+    List<Reader> woken;
+    Runnable signal = null;
+    synchronized (this) {
+      if (terminal != null || (run >= 0 && closed[run])) {
+        return null;
+      }
+      frame = frame(nextId++, event);
+      frames.add(frame);
+      if (run >= 0) {
+        texts[run].append(((StreamEvent.Token) event).text());
+      }
+      if (frames.size() - earlier >= signalAt) {
+        signalAt = Integer.MAX_VALUE;
+        signal = checkpointSignal;
+      }
+      woken = frame.id() <= released ? waiting() : List.of();
+    }
+    woken.forEach(Reader::wake);
+    if (signal != null) {
+      signal.run();
+    }
+    return frame;
+  }
+
+  /** The readers waiting for a frame, no longer waiting; called with the lock held. */
+  private List<Reader> waiting() {
+    List<Reader> woken = List.of();
+    for (Reader reader : readers) {
+      if (reader.waiting) {
+        reader.waiting = false;
+        if (woken.isEmpty()) {
+          woken = new ArrayList<>(1);
+        }
+        woken.add(reader);
+      }
+    }
+    return woken;
+  }
+
+  // ---- readers ----
+
+  /** One reader's place in the transcript; it is woken (from the appending thread) when it waits and a frame arrives. */
+  static final class Reader {
+    private final Runnable wake;
+    private final long afterId;
+    private int next;
+    private boolean waiting;
+    private boolean ended;
+
+    Reader(long afterId, Runnable wake) {
+      this.afterId = afterId;
+      this.wake = wake;
+    }
+
+    private void wake() {
+      wake.run();
+    }
+  }
+
+  Reader attach(long afterId, Runnable wake) {
+    Reader reader = new Reader(afterId, wake);
+    IntConsumer watcher;
+    int count;
+    synchronized (this) {
+      readers.add(reader);
+      watcher = readersWatcher;
+      count = readers.size();
+    }
+    watcher.accept(count);
+    return reader;
+  }
+
+  void detach(Reader reader) {
+    IntConsumer watcher;
+    int count;
+    synchronized (this) {
+      if (!readers.remove(reader)) {
+        return;
+      }
+      watcher = readersWatcher;
+      count = readers.size();
+    }
+    watcher.accept(count);
+  }
+
+  /**
+   * The reader's next frame, or null when it has none yet: it is then woken when one arrives. After
+   * the terminal frame there is nothing more, ever.
+   */
+  synchronized TurnFrame next(Reader reader) {
+    while (reader.next < frames.size() && frames.get(reader.next).id() <= released) {
+      TurnFrame frame = frames.get(reader.next++);
+      if (frame.id() > reader.afterId) {
+        return frame;
+      }
+    }
+    if (terminal != null && !reader.ended) {
+      reader.ended = true;
+      if (terminal.id() > reader.afterId) {
+        return terminal;
+      }
+    }
+    reader.waiting = terminal == null;
+    return null;
+  }
+
+  /** Whether the reader has read everything it ever will (the terminal frame, or the end when it is past it). */
+  synchronized boolean finished(Reader reader) {
+    return reader.ended;
   }
 
   /** Records the frames of a journaled layout; true when it ends with frames that were lost. */
-  private boolean rebuild(List<RunSpec> runs, TurnOutcome outcome) {
+  private boolean rebuild(TurnOutcome outcome) {
     int[] consumed = new int[outcome.runs().size()];
     int gapIndex = 0;
     for (FrameMark mark : outcome.frames()) {
-      StreamEvent event = switch (mark.kind()) {
-        case STARTED -> new StreamEvent.Started(runs.stream().map(RunSpec::runId).toList());
-        case RETRIEVAL -> new StreamEvent.Retrieved(outcome.citations(), outcome.confidence());
-        case GAP -> new StreamEvent.GapFound(outcome.gaps().get(gapIndex++));
+      switch (mark.kind()) {
+        case LOST -> {
+          return true;
+        }
+        case STARTED -> record(new StreamEvent.Started(runIds));
+        case RETRIEVAL -> record(new StreamEvent.Retrieved(outcome.citations(), outcome.confidence()));
+        case GAP -> record(new StreamEvent.GapFound(outcome.gaps().get(gapIndex++)));
         case TOKEN -> {
           RunOutcome run = outcome.runs().get(mark.run());
-          int start = consumed[mark.run()];
-          consumed[mark.run()] = start + mark.length();
-          yield new StreamEvent.Token(run.runId(), run.text().substring(start, start + mark.length()));
+          for (int length : mark.lengths()) {
+            int start = consumed[mark.run()];
+            consumed[mark.run()] = start + length;
+            record(new StreamEvent.Token(run.runId(), run.text().substring(start, start + length)));
+          }
         }
-        case RUN_COMPLETED -> new StreamEvent.RunCompleted(outcome.runs().get(mark.run()));
+        case RUN_COMPLETED -> record(new StreamEvent.RunCompleted(outcome.runs().get(mark.run())));
         case RUN_FAILED -> {
           RunOutcome run = outcome.runs().get(mark.run());
-          yield new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage());
+          record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
         }
-        case LOST -> null;
-      };
-      if (event == null) {
-        return true;
       }
-      record(event, mark);
     }
     return false;
   }

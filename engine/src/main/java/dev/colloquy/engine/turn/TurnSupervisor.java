@@ -1,14 +1,12 @@
 package dev.colloquy.engine.turn;
 
 import dev.colloquy.engine.EngineServices;
-import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
-import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.Usage;
@@ -20,10 +18,8 @@ import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -35,19 +31,18 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It
- * records every frame of the turn's stream in its {@link Transcript}, so a client can resume from
- * any id, and fans them out to the current subscribers. When every run has ended it reports how the
- * turn ended to its session and sends the terminal frame only after the session has journaled it.
+ * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It owns
+ * the turn's lifecycle: it records the turn's frames other than tokens in its {@link Transcript}
+ * (the avatars' model threads append the tokens there themselves, so no actor is on a token's path),
+ * watches whether anyone reads it, and when every run has ended it reports how the turn ended to its
+ * session and appends the terminal frame only after the session has journaled it. While it runs it
+ * asks its session to journal checkpoints of what was streamed ({@link Checkpoints}), at a timer's
+ * tick or when the transcript signals that enough frames were recorded, and releases the frames each
+ * journaled checkpoint reserved to the transcript's readers.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
   public sealed interface Command {}
-
-  /** Send every frame after {@code afterId}, then every new one, to the subscriber. */
-  public record Subscribe(long afterId, ActorRef<TurnFrame> subscriber) implements Command {}
-
-  public record Unsubscribe(ActorRef<TurnFrame> subscriber) implements Command {}
 
   /** Stop the turn now: every upstream model call is cancelled. */
   public record Cancel(String reason) implements Command {}
@@ -58,23 +53,25 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The session has journaled the outcome: send the terminal frame and stop. */
   public record OutcomePersisted() implements Command {}
 
-  /** The session has journaled a checkpoint: frames up to {@code reservedThrough} may be sent. */
+  /** The session has journaled a checkpoint: frames up to {@code reservedThrough} may be read. */
   public record CheckpointJournaled(long reservedThrough) implements Command {}
 
   /** The session could not journal the checkpoint now; a later one takes its frames again. */
   public record CheckpointSkipped() implements Command {}
 
-  private record CheckpointTick() implements Command {}
+  /** The checkpoint interval passed, or the transcript recorded the interval's frames. */
+  private record CheckpointDue(boolean tick) implements Command {}
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
   private record AnswerBudgetKnown(int maxTokens) implements Command {}
 
-  record RunToken(int runIndex, String text) implements Command {}
-
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
   private record AvatarStopped(int runIndex) implements Command {}
+
+  /** The number of the transcript's readers changed (a client came or went). */
+  private record ReadersChanged(int readers) implements Command {}
 
   private record GraceExpired() implements Command {}
 
@@ -89,25 +86,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The frames streamed since the last checkpoint; answered with {@link CheckpointJournaled}. */
   public record Checkpoint(String turnId, TurnProgress.Checkpoint checkpoint) implements Report {}
 
-  /**
-   * How the turn starts: the frame ids its acceptance reserved, and, when another node runs it again
-   * after a crash, the frames of the attempts before, ending with the {@code turn.restarted} frame.
-   */
-  public record Start(long reservedThrough, List<TurnFrame> earlierFrames) {
-
-    public Start {
-      earlierFrames = List.copyOf(earlierFrames);
-    }
-
-    public static Start fresh(long reservedThrough) {
-      return new Start(reservedThrough, List.of());
-    }
-
-    boolean restarted() {
-      return !earlierFrames.isEmpty();
-    }
-  }
-
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
@@ -118,7 +96,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
-  private final Set<ActorRef<TurnFrame>> subscribers = new HashSet<>();
+  private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
   private RetrievalResult retrieved = RetrievalResult.empty();
@@ -135,27 +113,27 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       ActorContext<Command> context,
       TimerScheduler<Command> timers,
       TurnPlan plan,
+      Transcript transcript,
       EngineServices services,
-      ActorRef<Report> session,
-      Start start) {
+      ActorRef<Report> session) {
     super(context);
     this.timers = timers;
     this.plan = plan;
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
-    this.checkpoints = new Checkpoints(services.session().checkpoint(), plan.runs().size(), start.reservedThrough());
-    if (start.restarted()) {
-      this.transcript = Transcript.continuing(plan.sessionId(), plan.turnId(), plan.traceId(), start.earlierFrames());
+    this.transcript = transcript;
+    ActorRef<Command> self = context.getSelf();
+    this.checkpoints = new Checkpoints(services.session().checkpoint(), transcript,
+        () -> self.tell(new CheckpointDue(false)));
+    if (transcript.restarted()) {
       context.getLog().info("Turn started again after its node was lost, with models {}",
           plan.runs().stream().map(RunSpec::model).toList());
     } else {
-      this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
       context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-      emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()),
-          FrameMark.of(FrameMark.Kind.STARTED));
+      emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
     }
-    timers.startTimerAtFixedRate("checkpoint", new CheckpointTick(), checkpoints.interval());
+    timers.startTimerAtFixedRate("checkpoint", new CheckpointDue(true), checkpoints.interval());
     context.spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
@@ -164,19 +142,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
         new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
+    transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
+    readers = transcript.readers();
     startGraceTimer();
-    ActorRef<Command> self = context.getSelf();
     services.turns().started(self, () -> self.tell(new Interrupt()));
   }
 
-  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<Report> session,
-      Start start) {
+  /** {@code transcript} is where the turn's frames go; the session hands out its readers. */
+  public static Behavior<Command> create(TurnPlan plan, Transcript transcript, EngineServices services,
+      ActorRef<Report> session) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
-        Behaviors.setup(
-            context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session,
-                start))));
+        Behaviors.setup(context -> Behaviors.withTimers(
+            timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
   }
 
   private static Map<String, String> logContext(TurnPlan plan) {
@@ -186,24 +165,25 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Subscribe.class, this::onSubscribe)
-        .onMessage(Unsubscribe.class, this::onUnsubscribe)
+        .onMessage(ReadersChanged.class, this::onReadersChanged)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
-        .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
-        .onMessage(CheckpointJournaled.class, this::onCheckpointJournaled)
+        .onMessage(CheckpointDue.class, due -> checkpointIfDue(due.tick()))
+        .onMessage(CheckpointJournaled.class, journaled -> {
+          checkpoints.journaled(journaled.reservedThrough());
+          return checkpointIfDue(false);
+        })
         .onMessage(CheckpointSkipped.class, skipped -> {
           checkpoints.skipped();
           return this;
         })
-        .onMessage(CheckpointTick.class, tick -> checkpointIfDue(true))
         .onSignal(PostStop.class, signal -> {
           services.turns().ended(getContext().getSelf());
           return onStopped();
@@ -211,23 +191,19 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .build();
   }
 
-  private Behavior<Command> onSubscribe(Subscribe subscribe) {
-    transcript.after(subscribe.afterId()).stream().filter(frame -> frame.id() <= checkpoints.reservedThrough())
-        .forEach(subscribe.subscriber()::tell);
-    subscribers.add(subscribe.subscriber());
-    timers.cancel("grace");
-    return this;
-  }
-
-  private Behavior<Command> onUnsubscribe(Unsubscribe unsubscribe) {
-    subscribers.remove(unsubscribe.subscriber());
-    startGraceTimer();
+  private Behavior<Command> onReadersChanged(ReadersChanged changed) {
+    readers = changed.readers();
+    if (readers > 0) {
+      timers.cancel("grace");
+    } else {
+      startGraceTimer();
+    }
     return this;
   }
 
   /** With nobody listening, the turn waits for a client to resume, then gives up. */
   private void startGraceTimer() {
-    if (subscribers.isEmpty() && pendingTerminal == null) {
+    if (readers == 0 && pendingTerminal == null && !timers.isTimerActive("grace")) {
       timers.startSingleTimer("grace", new GraceExpired(), services.session().disconnectGrace());
     }
   }
@@ -267,10 +243,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     } else {
       retrieved = ended.result();
     }
-    emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()),
-        FrameMark.of(FrameMark.Kind.RETRIEVAL));
+    emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()));
     gaps = GapDetection.detect(retrieved);
-    gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
+    gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap)));
     retrievalEnded = true;
     startRunsWhenReady();
     return this;
@@ -300,19 +275,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
-              Avatar.create(i, run, model, request, services.llm(), getContext().getSelf())),
+              Avatar.create(i, run, model, request, transcript.run(i), services.llm(), getContext().getSelf())),
           "run-" + i);
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
-  }
-
-  private Behavior<Command> onToken(RunToken token) {
-    if (outcomes[token.runIndex()] == null && pendingTerminal == null) {
-      emit(new StreamEvent.Token(plan.runs().get(token.runIndex()).runId(), token.text()),
-          new FrameMark(FrameMark.Kind.TOKEN, token.runIndex(), token.text().length()));
-    }
-    return this;
   }
 
   private Behavior<Command> onRunEnded(RunEnded ended) {
@@ -322,10 +289,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     RunOutcome outcome = ended.outcome();
     outcomes[ended.runIndex()] = outcome;
     avatars.remove(ended.runIndex());
+    transcript.closeRun(ended.runIndex());
     switch (outcome.status()) {
-      case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
-      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
-          new FrameMark(FrameMark.Kind.RUN_FAILED, ended.runIndex(), 0));
+      case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome));
+      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()));
       case CANCELLED -> { }
     }
     return finishIfAllEnded(false);
@@ -337,7 +304,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       return this;
     }
     getContext().getLog().error("Run {} stopped without reporting its outcome", stopped.runIndex());
-    RunOutcome partial = unreported(plan.runs().get(stopped.runIndex()));
+    RunOutcome partial = unreported(stopped.runIndex());
     return onRunEnded(new RunEnded(stopped.runIndex(), new RunOutcome(partial.runId(), partial.provider(),
         partial.model(), RunOutcome.Status.FAILED, partial.text(), Usage.NONE, partial.latencyMs(), "RUN_CRASHED",
         "The run stopped unexpectedly")));
@@ -353,6 +320,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!allEnded && !force) {
       return this;
     }
+    // From here the layout is final: a token still arriving from a run's thread is dropped.
+    transcript.closeRuns();
     TurnOutcome outcome = outcome();
     pendingTerminal = ending(outcome);
     timers.cancelAll();
@@ -391,8 +360,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private TurnOutcome outcome() {
     List<RunOutcome> runs = new ArrayList<>();
     for (int i = 0; i < outcomes.length; i++) {
-      RunSpec run = plan.runs().get(i);
-      runs.add(outcomes[i] != null ? outcomes[i] : unreported(run));
+      runs.add(outcomes[i] != null ? outcomes[i] : unreported(i));
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
@@ -400,18 +368,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   /** A run that never reported: its text is what its token frames carried. */
-  private RunOutcome unreported(RunSpec run) {
-    String text = transcript.tokensOf(run.runId());
+  private RunOutcome unreported(int runIndex) {
+    RunSpec run = plan.runs().get(runIndex);
+    String text = transcript.tokensOf(runIndex);
     String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {
-    // The outcome holds every frame: those still waiting for a checkpoint go out now.
-    publish(checkpoints.reservedThrough(), Long.MAX_VALUE);
-    TurnFrame terminal = transcript.end(pendingTerminal);
-    subscribers.forEach(subscriber -> subscriber.tell(terminal));
+    // Readers leave once they have the terminal frame; this supervisor no longer cares.
+    transcript.watchReaders(ignored -> { });
+    transcript.end(pendingTerminal);
     terminalSent = true;
     return Behaviors.stopped();
   }
@@ -422,48 +390,25 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
    * session recovers and records the turn as interrupted.
    */
   private Behavior<Command> onStopped() {
+    transcript.watchReaders(ignored -> { });
     if (!terminalSent) {
       getContext().getLog().warn("Turn stopped before its outcome was journaled; it ends as interrupted");
       // The journal will record this turn without its frames, so its replay ends at the reserved id;
       // the live stream ends there too, and a client resuming after it gets nothing twice.
-      TurnFrame terminal = transcript.lost(
+      transcript.lost(
           TurnEnding.Failed.interrupted("The turn's outcome could not be recorded; it is recorded as interrupted"));
-      subscribers.forEach(subscriber -> subscriber.tell(terminal));
     }
     return this;
   }
 
-  private void emit(StreamEvent event, FrameMark mark) {
-    TurnFrame frame = transcript.record(event, mark);
-    if (frame.id() <= checkpoints.reservedThrough()) {
-      subscribers.forEach(subscriber -> subscriber.tell(frame));
-    }
-    checkpointIfDue(false);
+  private void emit(StreamEvent event) {
+    transcript.record(event);
   }
 
   private Behavior<Command> checkpointIfDue(boolean tick) {
     if (pendingTerminal == null) {
-      checkpoints.due(transcript, tick, outcomes)
-          .ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+      checkpoints.due(tick, outcomes).ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
     }
     return this;
-  }
-
-  private Behavior<Command> onCheckpointJournaled(CheckpointJournaled journaled) {
-    long previous = checkpoints.journaled(journaled.reservedThrough());
-    if (!terminalSent) {
-      publish(previous, checkpoints.reservedThrough());
-    }
-    return checkpointIfDue(false);
-  }
-
-  /** Sends the recorded frames with an id in ({@code after}, {@code through}] to every subscriber. */
-  private void publish(long after, long through) {
-    for (TurnFrame frame : transcript.after(after)) {
-      if (frame.id() > through) {
-        break;
-      }
-      subscribers.forEach(subscriber -> subscriber.tell(frame));
-    }
   }
 }

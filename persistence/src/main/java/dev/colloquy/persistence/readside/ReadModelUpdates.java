@@ -49,9 +49,9 @@ final class ReadModelUpdates {
 
   private void opened(ChatSession.SessionOpened e) throws SQLException {
     execute("""
-        INSERT INTO sessions (session_id, tenant_id, user_id, status, created_at, last_activity_at)
-        VALUES (?, ?, ?, 'open', ?, ?) ON CONFLICT (session_id) DO NOTHING""",
-        sessionId, e.tenantId(), e.userId(), time(e.at()), time(e.at()));
+        INSERT INTO sessions (session_id, tenant_id, user_id, character_id, status, created_at, last_activity_at)
+        VALUES (?, ?, ?, ?, 'open', ?, ?) ON CONFLICT (session_id) DO NOTHING""",
+        sessionId, e.tenantId(), e.userId(), e.characterId(), time(e.at()), time(e.at()));
     execute("""
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at)
         VALUES (?, 'session_start', ?, ?) ON CONFLICT (session_id, kind) DO NOTHING""",
