@@ -19,6 +19,8 @@ public enum ErrorCode {
   UNKNOWN_MODEL(422),
   TOO_MANY_MODELS(422),
   INVALID_TITLE(422),
+  INVALID_FORK_POINT(422),
+  INVALID_JOURNAL(422),
   SHUTTING_DOWN(503),
 
   // How a turn ends when it is asked for as JSON and does not complete. Why a single run failed

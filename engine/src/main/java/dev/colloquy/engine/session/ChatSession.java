@@ -102,6 +102,19 @@ public final class ChatSession
   /** Gives the session the title its user chose; it wins over the automatic one (see SessionState#titleFor). */
   public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
 
+  /** What a fork of this session at turn {@code atTurn} starts from (see {@link Forks}). */
+  public record GetForkSource(int atTurn, ActorRef<ForkAnswer> replyTo) implements Command {}
+
+  /** Opens this session, which must be new, as the fork {@code source} describes. */
+  public record OpenFork(ForkSource source, ActorRef<SessionAnswer> replyTo) implements Command {}
+
+  /**
+   * Opens this session, which must be new, with the events of another installation's journal (checked
+   * by {@link ImportedJournal}), for {@code userId} of {@code tenantId} (null: the whole tenant).
+   */
+  public record Import(String tenantId, String userId, List<Event> events, ActorRef<SessionAnswer> replyTo)
+      implements Command {}
+
   /**
    * {@code command} on behalf of a caller of {@code tenantId}, acting for {@code userId} or, when it
    * is null, for the whole tenant: a session of another tenant or another user answers it exactly as
@@ -118,7 +131,8 @@ public final class ChatSession
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
         @JsonSubTypes.Type(value = Delete.class, name = "Delete"),
-        @JsonSubTypes.Type(value = Rename.class, name = "Rename")
+        @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
+        @JsonSubTypes.Type(value = GetForkSource.class, name = "GetForkSource")
       })
       Command command)
       implements Command {}
@@ -153,6 +167,16 @@ public final class ChatSession
   /** What {@link Delete} gets. */
   public sealed interface DeleteAnswer extends CborSerializable {}
 
+  /** What {@link GetForkSource} gets. */
+  public sealed interface ForkAnswer extends CborSerializable {}
+
+  /**
+   * How a fork starts: the original's opening (its owner, persona, metadata, character) and what the
+   * fork inherits; {@code atTurnMessage} is the message of turn {@code atTurn}, null when the fork is
+   * at the end of the session.
+   */
+  public record ForkSource(SessionOpened opened, SessionForked forked, String atTurnMessage) implements ForkAnswer {}
+
   public record SessionReply(SessionView session) implements SessionAnswer {}
 
   /**
@@ -178,7 +202,7 @@ public final class ChatSession
 
   /** A refused command, with the stable error code of API.md and, when one is involved, a turn id. */
   public record Rejected(String code, String message, String turnId)
-      implements SessionAnswer, TurnAnswer, DeleteAnswer {}
+      implements SessionAnswer, TurnAnswer, DeleteAnswer, ForkAnswer {}
 
   // ---- events ----
 
@@ -192,6 +216,7 @@ public final class ChatSession
     @JsonSubTypes.Type(value = TurnCancelled.class, name = "TurnCancelled"),
     @JsonSubTypes.Type(value = TurnCheckpointed.class, name = "TurnCheckpointed"),
     @JsonSubTypes.Type(value = TurnRestarted.class, name = "TurnRestarted"),
+    @JsonSubTypes.Type(value = SessionForked.class, name = "SessionForked"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
     @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted")
@@ -274,6 +299,19 @@ public final class ChatSession
 
   /** The turn's node was lost; this node runs the turn again with {@code runs}. */
   public record TurnRestarted(String turnId, TurnAttempt cutShort, List<RunSpec> runs, Instant at) implements Event {}
+
+  /**
+   * The session, just opened, is a fork of {@code fromSessionId} at its turn {@code atTurn}: it starts
+   * with that session's turns before it, as they ended, its title and its narrative state then.
+   * The inherited turns are not billed again.
+   */
+  public record SessionForked(String fromSessionId, int atTurn, String title, List<TurnRecord> turns,
+      JsonNode narrativeState, Instant at) implements Event {
+
+    public SessionForked {
+      turns = List.copyOf(turns);
+    }
+  }
 
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
@@ -435,6 +473,9 @@ public final class ChatSession
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case Rename rename -> onRename(state, rename);
+      case GetForkSource get -> Effect().reply(get.replyTo(), Forks.source(state, get.atTurn()));
+      case OpenFork fork -> onOpenFork(state, fork);
+      case Import imported -> onImport(state, imported);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case CheckpointReached reached -> onCheckpoint(state, reached.checkpoint());
       case FailoverDecided decided -> onFailoverDecided(state, decided.continues());
@@ -455,6 +496,41 @@ public final class ChatSession
             Instant.now(), open.characterId()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
+  }
+
+  private ReplyEffect<Event, SessionState> onOpenFork(SessionState state, OpenFork fork) {
+    if (state.status() != SessionStatus.NEW) {
+      return Effect().reply(fork.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
+    }
+    Instant now = Instant.now();
+    SessionOpened original = fork.source().opened();
+    SessionForked forked = fork.source().forked();
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(List.of(new SessionOpened(sessionId, original.tenantId(), original.userId(), original.persona(),
+                original.metadata(), now, original.characterId()),
+            new SessionForked(forked.fromSessionId(), forked.atTurn(), forked.title(), forked.turns(),
+                forked.narrativeState(), now)))
+        .thenRun(opened -> journaled(persisting))
+        .thenReply(fork.replyTo(), opened -> new SessionReply(opened.view()));
+  }
+
+  /** An imported journal that ends with turns pending is recovered as a crash would be: they end as interrupted. */
+  private ReplyEffect<Event, SessionState> onImport(SessionState state, Import imported) {
+    if (state.status() != SessionStatus.NEW) {
+      return Effect().reply(imported.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(ImportedJournal.owned(sessionId, imported.tenantId(), imported.userId(), imported.events()))
+        .thenRun(after -> {
+          journaled(persisting);
+          if (!after.pendingTurns().isEmpty()) {
+            failingInterruptedTurns = true;
+            context.getSelf().tell(new FailInterruptedTurns());
+          }
+        })
+        .thenReply(imported.replyTo(), after -> new SessionReply(after.view()));
   }
 
   private ReplyEffect<Event, SessionState> onStartTurn(SessionState state, StartTurn start) {
@@ -901,6 +977,7 @@ public final class ChatSession
       case Close close -> Effect().reply(close.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case Rename rename -> Effect().reply(rename.replyTo(), notFound());
+      case GetForkSource get -> Effect().reply(get.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());
       case CancelTurn cancel -> Effect().reply(cancel.replyTo(), turnNotFound());

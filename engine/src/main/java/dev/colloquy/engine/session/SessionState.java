@@ -39,7 +39,8 @@ public record SessionState(
     JsonNode narrativeState,
     String closeReason,
     SessionSummary summary,
-    String characterId)
+    String characterId,
+    int inheritedTurns)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
@@ -52,7 +53,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null);
+        List.of(), emptyObject(), null, null, null, 0);
   }
 
   public boolean exists() {
@@ -165,10 +166,12 @@ public record SessionState(
     return lastActivity().plus(timeout);
   }
 
+  /** What the session amounted to, for billing: a fork's inherited turns were billed to its original. */
   public SessionSummary summarize(Instant closedAt) {
     Map<String, Usage> usage = new LinkedHashMap<>();
     int completed = 0;
-    for (TurnRecord turn : turns) {
+    List<TurnRecord> own = turns.subList(inheritedTurns, turns.size());
+    for (TurnRecord turn : own) {
       if (turn.status() == TurnStatus.COMPLETED) {
         completed++;
       }
@@ -178,7 +181,7 @@ public record SessionState(
         }
       }
     }
-    return new SessionSummary(turns.size(), completed, usage, createdAt, closedAt,
+    return new SessionSummary(own.size(), completed, usage, createdAt, closedAt,
         Duration.between(createdAt, closedAt).toMillis());
   }
 
@@ -204,7 +207,10 @@ public record SessionState(
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId());
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0);
+      case ChatSession.SessionForked e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
+          e.title(), createdAt, e.at(), e.turns(), e.narrativeState(), closeReason, summary, characterId,
+          e.turns().size());
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
@@ -213,15 +219,15 @@ public record SessionState(
       case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId);
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId);
+        newNarrative, closeReason, summary, characterId, inheritedTurns);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

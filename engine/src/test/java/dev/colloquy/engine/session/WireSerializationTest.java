@@ -286,6 +286,25 @@ class WireSerializationTest {
   }
 
   @Test
+  void theForkAndImportCommandsRepliesAndEventRoundTrip() {
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "um", "hi", List.of(new RunSpec("r1", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    var forked = new ChatSession.SessionForked("s0", 2, "A title", state.turns(),
+        JsonNodeFactory.instance.objectNode().put("completed_turns", 1), AT);
+    var opened = new ChatSession.SessionOpened("s0", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT, "c");
+    roundTrips(forked);
+    roundTrips(new ChatSession.ForkSource(opened, forked, "again?"));
+    roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.GetForkSource(2,
+        testKit.<ChatSession.ForkAnswer>createTestProbe().getRef())));
+    roundTrips(new ChatSession.OpenFork(new ChatSession.ForkSource(opened, forked, null), replyTo));
+    roundTrips(new ChatSession.Import("acme", null, List.of(opened, forked), replyTo));
+    roundTrips(state.apply(forked));
+  }
+
+  @Test
   void anOpeningForAUserRoundTripsWithItsUser() {
     roundTrips(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT));
   }
