@@ -53,6 +53,7 @@ public final class SessionRoutes extends AllDirectives {
   private static final long COALESCED_BYTES = 16 * 1024;
 
   private final SessionGateway sessions;
+  private final ForkRoutes forks;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
 
@@ -62,6 +63,7 @@ public final class SessionRoutes extends AllDirectives {
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics) {
     this.sessions = sessions;
+    this.forks = new ForkRoutes(sessions);
     this.settings = settings;
     this.metrics = metrics;
   }
@@ -74,6 +76,7 @@ public final class SessionRoutes extends AllDirectives {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
         pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(caller, body),
             view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
+        path("import", () -> post(() -> body(body -> forks.importJournal(caller, body)))),
         pathPrefix(segment(), sessionId -> sessionRoute(caller, validSessionId(sessionId), traceIds)))));
   }
 
@@ -86,6 +89,7 @@ public final class SessionRoutes extends AllDirectives {
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
+        path("fork", () -> post(() -> body(body -> forks.fork(caller, sessionId, body)))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
                 traceIds.traceId(traceId -> startTurn(caller, sessionId, body,

@@ -27,7 +27,8 @@ public final class ImportedJournal {
     boolean closed = false;
     for (int i = 0; i < events.size(); i++) {
       String at = "event " + (i + 1) + " (" + events.get(i).getClass().getSimpleName() + "): ";
-      String problem = switch (events.get(i)) {
+      String problem = incomplete(events.get(i));
+      problem = problem != null ? problem : switch (events.get(i)) {
         case ChatSession.SessionOpened opened -> i == 0 ? null : "a session is opened once, by its first event";
         case ChatSession.SessionForked forked -> i == 1 ? null : "a fork's inheritance follows its opening directly";
         case ChatSession.TurnAccepted turn -> closed ? "the session was closed before"
@@ -53,6 +54,21 @@ public final class ImportedJournal {
       }
     }
     return Optional.empty();
+  }
+
+  /** A field without which the event cannot be applied, when one is missing. */
+  private static String incomplete(Event event) {
+    return switch (event) {
+      case ChatSession.TurnAccepted turn -> turn.turnId() == null || turn.message() == null || turn.runs() == null
+          || turn.runs().isEmpty() ? "a turn needs its turn_id, message and runs" : null;
+      case ChatSession.TurnEnded ended -> ended.turnId() == null || ended.outcome() == null
+          ? "a turn's ending needs its turn_id and outcome" : null;
+      case ChatSession.TurnCheckpointed checkpoint -> checkpoint.turnId() == null || checkpoint.checkpoint() == null
+          ? "a checkpoint needs its turn_id and checkpoint" : null;
+      case ChatSession.TurnRestarted restarted -> restarted.turnId() == null || restarted.cutShort() == null
+          ? "a restart needs its turn_id and the attempt cut short" : null;
+      default -> event.at() == null ? "the event has no time (at)" : null;
+    };
   }
 
   private static String addPending(Set<String> pending, String turnId) {
