@@ -6,6 +6,11 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.ConfiguredPolicies;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.http.agent.MemoryRoutes;
+import dev.colloquy.persistence.agent.JdbcMemoryStore;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -18,6 +23,7 @@ import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
@@ -117,14 +123,20 @@ public final class Colloquy implements AutoCloseable {
       InFlight turns = new InFlight();
       ClusterFormation.join(system, settings.cluster());
       InFlight streams = new InFlight();
+      MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
+      MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
+      TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
+          settings.session().idleTimeout().toSeconds(), models.defaultModel());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
               settings.limits().maxTokens()),
-          new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal());
+          new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal(),
+          new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
+              settings.agent(), memories, blocking));
       ChatSession.init(system, services);
-      TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
-          settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
+      TenantConfiguration.init(system, tenantDefaults, models.names());
+      Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);
       TenantLimiter.init(system, settings.limits().streamLease());
       TenantConfigs tenantConfigs = new TenantConfigs(system, settings.http().askTimeout());
       TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
@@ -147,12 +159,12 @@ public final class Colloquy implements AutoCloseable {
           settings.edge(), settings.http(), operations.metrics());
       SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(gateway, settings.http(), operations.metrics()),
+          new SessionRoutes(gateway, settings.http(), operations.metrics(), new Admission(settings.admission())),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), memoryRoutes.route(principal, traceId),
               writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)

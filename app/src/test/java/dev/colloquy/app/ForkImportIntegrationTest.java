@@ -154,6 +154,21 @@ class ForkImportIntegrationTest {
     assertThat(api.get("/v1/sessions/" + copy).status()).as("an import belongs to the importer's tenant").isEqualTo(404);
   }
 
+  @Test
+  void aForkOrAnImportCountsAgainstTheTenantsOpenSessions() throws Exception {
+    String key = LimitedTenants.keyOfNewTenant(app.colloquy(), "{\"max_open_sessions\": 1}");
+    String only = LimitedTenants.openSession(app.colloquy(), key);
+    LimitedTenants.awaitOpenListed(app.colloquy(), key, 1);
+    Api limited = api.withKey(key);
+
+    Credentialed.Reply fork = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/sessions/" + only + "/fork",
+        "{\"at_turn\": 1}", "Authorization", "Bearer " + key);
+    LimitedTenants.assertTooMany(fork, "QUOTA_EXCEEDED", "a fork over max_open_sessions");
+    Credentialed.Reply imported = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/sessions/import",
+        limited.get("/v1/sessions/" + only + "/export").body(), "Authorization", "Bearer " + key);
+    LimitedTenants.assertTooMany(imported, "QUOTA_EXCEEDED", "an import over max_open_sessions");
+  }
+
   private static Api.Response importing(String body) throws Exception {
     return api.post("/v1/sessions/import", body, "Content-Type", "application/x-ndjson");
   }

@@ -18,7 +18,9 @@ public record ColloquySettings(
     CorsSettings cors,
     AuthSettings auth,
     ClusterSettings cluster,
-    EdgeSettings edge) {
+    EdgeSettings edge,
+    AgentSettings agent,
+    AdmissionSettings admission) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -37,7 +39,9 @@ public record ColloquySettings(
         CorsSettings.create(reader),
         AuthSettings.create(reader),
         ClusterSettings.create(reader),
-        EdgeSettings.create(reader));
+        EdgeSettings.create(reader),
+        AgentSettings.create(reader),
+        AdmissionSettings.create(reader));
   }
 
   /**

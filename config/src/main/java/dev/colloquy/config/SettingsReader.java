@@ -70,7 +70,10 @@ final class SettingsReader {
           Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
           Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"),
           Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
-          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"));
+          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"),
+          Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
+          Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
 
   private final Config config;
 

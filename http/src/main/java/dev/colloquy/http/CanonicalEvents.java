@@ -53,6 +53,10 @@ public final class CanonicalEvents {
 
   record TurnRestarted(String sessionId, String turnId, String traceId, List<String> runIds, String reason) {}
 
+  record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
+
+  record Escalated(String sessionId, String turnId, String traceId, String reason) {}
+
   record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
       long latencyMs, UsageJson usage) {}
 
@@ -69,6 +73,8 @@ public final class CanonicalEvents {
       case StreamEvent.RunCompleted e -> "run.completed";
       case StreamEvent.RunFailed e -> "run.failed";
       case StreamEvent.Restarted e -> "turn.restarted";
+      case StreamEvent.IntentRouted e -> "intent";
+      case StreamEvent.Escalated e -> "escalation";
       case TurnEnding.Completed e -> "turn.completed";
       case TurnEnding.Failed e -> "turn.failed";
       case TurnEnding.Cancelled e -> "turn.cancelled";
@@ -93,6 +99,8 @@ public final class CanonicalEvents {
       }
       case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
       case StreamEvent.Restarted e -> new TurnRestarted(session, turn, trace, e.runIds(), e.reason());
+      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
+      case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
       case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());

@@ -49,7 +49,8 @@ final class RequestGate extends AllDirectives {
   private static boolean opensSessionOrTurn(HttpRequest request) {
     String path = request.getUri().path();
     return request.method().equals(HttpMethods.POST)
-        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/"));
+        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/")
+            || path.endsWith("/fork") || path.equals("/v1/sessions/import"));
   }
 
   Route guard(Supplier<Route> inner) {

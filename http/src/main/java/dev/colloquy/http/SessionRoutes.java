@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -56,16 +57,18 @@ public final class SessionRoutes extends AllDirectives {
   private final ForkRoutes forks;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
+  private final Admission admission;
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
-    this(sessions, settings, HttpMetrics.NONE);
+    this(sessions, settings, HttpMetrics.NONE, Admission.UNLIMITED);
   }
 
-  public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics) {
+  public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics, Admission admission) {
     this.sessions = sessions;
     this.forks = new ForkRoutes(sessions);
     this.settings = settings;
     this.metrics = metrics;
+    this.admission = admission;
   }
 
   /**
@@ -90,6 +93,8 @@ public final class SessionRoutes extends AllDirectives {
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
         path("fork", () -> post(() -> body(body -> forks.fork(caller, sessionId, body)))),
+        path("handback", () -> post(() -> onSuccess(handBack(caller, sessionId),
+            view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
                 traceIds.traceId(traceId -> startTurn(caller, sessionId, body,
@@ -160,6 +165,16 @@ public final class SessionRoutes extends AllDirectives {
         .thenApply(SessionRoutes::session);
   }
 
+  /** Only an operator of the tenant (its credential without a user) hands a session back, never its end user. */
+  private CompletionStage<SessionView> handBack(Principal caller, String sessionId) {
+    if (caller.userId().isPresent()) {
+      throw new ApiException(ErrorCode.FORBIDDEN,
+          "Only the tenant's own credential, acting for no user, may hand a session back from its human agent");
+    }
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, ChatSession.HandBack::new)
+        .thenApply(SessionRoutes::session);
+  }
+
   private CompletionStage<ChatSession.Done> delete(Principal caller, String sessionId) {
     return sessions.<ChatSession.DeleteAnswer>ask(caller, sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
   }
@@ -204,14 +219,23 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- turn streams ----
 
+  /** A new turn takes a place among the turns this node is starting, or is refused before the session hears of it. */
   private Route startTurn(Principal caller, String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    return stream(start(caller, sessionId, request, traceId), events, 0);
+    return onSuccess(admission.enter(), place -> {
+      CompletionStage<ChatSession.TurnReply> reply = start(caller, sessionId, request, traceId)
+          .whenComplete((turn, error) -> {
+            if (error != null || turn.nothingFollows()) {
+              place.leave();
+            }
+          });
+      return stream(reply, events, 0, place::heldUntilFirstToken);
+    });
   }
 
   private Route joinTurn(Principal caller, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(caller, sessionId, turnId, afterId), true, afterId);
+    return stream(join(caller, sessionId, turnId, afterId), true, afterId, frames -> frames);
   }
 
   /**
@@ -219,7 +243,8 @@ public final class SessionRoutes extends AllDirectives {
    * once it has ended, as JSON. A client that has already seen every frame of an ended turn (or
    * names an id beyond its last) gets 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId) {
+  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId,
+      UnaryOperator<Source<TurnFrame, NotUsed>> admitted) {
     long requestNanos = System.nanoTime();
     return onSuccess(reply, turn -> {
       if (turn.nothingFollows()) {
@@ -227,7 +252,8 @@ public final class SessionRoutes extends AllDirectives {
       }
       // A running turn sends its new frames to every subscriber; one that resumes with an id the turn
       // has not reached yet waits for the frames after it, so nothing is sent twice.
-      Source<TurnFrame, NotUsed> frames = turn.frames().getSource().filter(frame -> frame.id() > afterId);
+      Source<TurnFrame, NotUsed> frames =
+          admitted.apply(turn.frames().getSource().filter(frame -> frame.id() > afterId));
       return events
           ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
           : onSuccess(collect(frames), this::turnResult);
@@ -340,10 +366,15 @@ public final class SessionRoutes extends AllDirectives {
     return SessionBody.toApi(state.view());
   }
 
-  /** A completed turn: its answer, every run, the citations and gaps, and the retrieval's confidence if any. */
+  /**
+   * A completed turn: its answer, every run, the citations and gaps, the retrieval's confidence if
+   * any, how the agent routed the message and why it escalated the session, if it did.
+   */
   record TurnResult(String sessionId, String turnId, String traceId, String status, String messageId, String text,
       long latencyMs, UsageJson usage, List<Object> runs, List<CitationJson> citations, List<GapJson> gaps,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String intent,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String escalation) {
 
     static TurnResult toApi(List<TurnFrame> frames, TurnEnding.Completed completed) {
       TurnFrame last = frames.getLast();
@@ -351,6 +382,8 @@ public final class SessionRoutes extends AllDirectives {
       List<CitationJson> citations = new ArrayList<>();
       List<GapJson> gaps = new ArrayList<>();
       Double confidence = null;
+      String intent = null;
+      String escalation = null;
       for (TurnFrame frame : frames) {
         switch (frame.event()) {
           case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
@@ -360,12 +393,14 @@ public final class SessionRoutes extends AllDirectives {
             confidence = retrieved.confidence();
           }
           case StreamEvent.GapFound gap -> gaps.add(GapJson.toApi(gap.gap()));
+          case StreamEvent.IntentRouted routed -> intent = routed.intent().wireName();
+          case StreamEvent.Escalated escalated -> escalation = escalated.reason().wireName();
           default -> { }
         }
       }
       return new TurnResult(last.sessionId(), last.turnId(), last.traceId(), "completed", completed.messageId(),
           completed.text(), completed.latencyMs(), UsageJson.toApi(completed.usage()), runs, citations, gaps,
-          confidence);
+          confidence, intent, escalation);
     }
   }
 

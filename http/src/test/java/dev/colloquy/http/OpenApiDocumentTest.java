@@ -58,6 +58,10 @@ class OpenApiDocumentTest {
       Map.entry("/v1/sessions", Set.of("get", "post")),
       Map.entry("/v1/sessions/{session_id}", Set.of("get", "patch", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
+      Map.entry("/v1/sessions/{session_id}/handback", Set.of("post")),
+      Map.entry("/v1/users/{user_id}/memories", Set.of("get", "delete")),
+      Map.entry("/v1/users/{user_id}/memories/{memory_id}", Set.of("delete")),
+      Map.entry("/v1/users/{user_id}/context", Set.of("get", "put")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/cancel", Set.of("post")),
@@ -220,7 +224,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(10).contains("turn.started", "token", "turn.restarted", "turn.completed", "turn.cancelled");
+    assertThat(names).hasSize(12).contains("turn.started", "intent", "escalation", "token", "turn.restarted",
+        "turn.completed", "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

@@ -35,6 +35,8 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     TOKEN,
     RUN_COMPLETED,
     RUN_FAILED,
+    INTENT,
+    ESCALATION,
     /**
      * Not a frame: the frames after this point were streamed but never journaled (their node
      * crashed after its last checkpoint), so the turn's terminal frame takes

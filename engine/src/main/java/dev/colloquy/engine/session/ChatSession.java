@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -115,6 +116,9 @@ public final class ChatSession
   public record Import(String tenantId, String userId, List<Event> events, ActorRef<SessionAnswer> replyTo)
       implements Command {}
 
+  /** An operator takes an escalated session back from its human: the agent answers again. */
+  public record HandBack(ActorRef<SessionAnswer> replyTo) implements Command {}
+
   /**
    * {@code command} on behalf of a caller of {@code tenantId}, acting for {@code userId} or, when it
    * is null, for the whole tenant: a session of another tenant or another user answers it exactly as
@@ -132,7 +136,8 @@ public final class ChatSession
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
         @JsonSubTypes.Type(value = Delete.class, name = "Delete"),
         @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
-        @JsonSubTypes.Type(value = GetForkSource.class, name = "GetForkSource")
+        @JsonSubTypes.Type(value = GetForkSource.class, name = "GetForkSource"),
+        @JsonSubTypes.Type(value = HandBack.class, name = "HandBack")
       })
       Command command)
       implements Command {}
@@ -219,7 +224,9 @@ public final class ChatSession
     @JsonSubTypes.Type(value = SessionForked.class, name = "SessionForked"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
-    @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted")
+    @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted"),
+    @JsonSubTypes.Type(value = SessionEscalated.class, name = "SessionEscalated"),
+    @JsonSubTypes.Type(value = SessionHandedBack.class, name = "SessionHandedBack")
   })
   public sealed interface Event extends CborSerializable {
     Instant at();
@@ -315,6 +322,12 @@ public final class ChatSession
 
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
+  /** Turn {@code turnId} handed the session to a human, for {@code reason}; its webhook leaves from the outbox. */
+  public record SessionEscalated(String turnId, EscalationReason reason, Instant at) implements Event {}
+
+  /** An operator handed the session back: the agent answers again. */
+  public record SessionHandedBack(Instant at) implements Event {}
+
   public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
 
   /**
@@ -338,6 +351,7 @@ public final class ChatSession
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
   public static final String INVALID_TITLE = "INVALID_TITLE";
+  public static final String SESSION_NOT_ESCALATED = "SESSION_NOT_ESCALATED";
 
   /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
   private static final String NOT_IDLE = "NOT_IDLE";
@@ -476,6 +490,7 @@ public final class ChatSession
       case GetForkSource get -> Effect().reply(get.replyTo(), Forks.source(state, get.atTurn()));
       case OpenFork fork -> onOpenFork(state, fork);
       case Import imported -> onImport(state, imported);
+      case HandBack handBack -> onHandBack(state, handBack);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case CheckpointReached reached -> onCheckpoint(state, reached.checkpoint());
       case FailoverDecided decided -> onFailoverDecided(state, decided.continues());
@@ -614,7 +629,8 @@ public final class ChatSession
 
   private void startTurn(SessionState state, TurnRecord turn) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
-        state.persona(), state.history(services.session().historyWindow()), turn.runs());
+        state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
+        state.completedTurns(), state.handedOff());
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
         TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
@@ -749,6 +765,20 @@ public final class ChatSession
         .thenReply(delete.replyTo(), deleted -> new Done());
   }
 
+  private ReplyEffect<Event, SessionState> onHandBack(SessionState state, HandBack handBack) {
+    if (!state.exists()) {
+      return Effect().reply(handBack.replyTo(), notFound());
+    }
+    if (!state.handedOff()) {
+      return Effect().reply(handBack.replyTo(), new Rejected(SESSION_NOT_ESCALATED,
+          "The session is " + state.status().name().toLowerCase() + ", not escalated: there is nothing to hand back",
+          null));
+    }
+    return Effect()
+        .persist(new SessionHandedBack(Instant.now()))
+        .thenReply(handBack.replyTo(), after -> new SessionReply(after.view()));
+  }
+
   /** Cancels the running turn and returns true when there is one; the command is then stashed until it ends. */
   private boolean cancelRunningFirst() {
     if (supervisors.isEmpty()) {
@@ -805,6 +835,9 @@ public final class ChatSession
     events.add(event);
     if (ended.ending() instanceof TurnEnding.Completed) {
       events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
+    }
+    if (ended.outcome().escalated() && !state.handedOff()) {
+      events.add(new SessionEscalated(ended.turnId(), ended.outcome().agent().escalation(), now));
     }
     long persisting = System.nanoTime();
     return Effect()
@@ -978,6 +1011,7 @@ public final class ChatSession
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case Rename rename -> Effect().reply(rename.replyTo(), notFound());
       case GetForkSource get -> Effect().reply(get.replyTo(), notFound());
+      case HandBack handBack -> Effect().reply(handBack.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());
       case CancelTurn cancel -> Effect().reply(cancel.replyTo(), turnNotFound());

@@ -49,7 +49,7 @@ final class Forks {
       if (turn.status() == TurnStatus.COMPLETED) {
         SessionState then = new SessionState(state.sessionId(), state.status(), state.tenantId(), state.userId(),
             state.persona(), state.metadata(), state.title(), state.createdAt(), turn.endedAt(),
-            inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0);
+            inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0, null);
         narrative = JsonMergePatch.apply(narrative, then.narrativeDeltaAfter(turn.outcome()));
       }
     }

@@ -44,6 +44,8 @@ public final class ImportedJournal {
         }
         case ChatSession.SessionDeleted deleted -> "the session was deleted: there is nothing to import";
         case ChatSession.SessionRenamed renamed -> null;
+        case ChatSession.SessionEscalated escalated -> closed ? "the session was closed before" : null;
+        case ChatSession.SessionHandedBack handedBack -> null;
         case ChatSession.NarrativeStateMerged merged -> null;
       };
       if (i == 0 && !(events.get(0) instanceof ChatSession.SessionOpened)) {
@@ -67,6 +69,8 @@ public final class ImportedJournal {
           ? "a checkpoint needs its turn_id and checkpoint" : null;
       case ChatSession.TurnRestarted restarted -> restarted.turnId() == null || restarted.cutShort() == null
           ? "a restart needs its turn_id and the attempt cut short" : null;
+      case ChatSession.SessionEscalated escalated -> escalated.reason() == null || escalated.at() == null
+          ? "an escalation needs its reason and time (at)" : null;
       default -> event.at() == null ? "the event has no time (at)" : null;
     };
   }

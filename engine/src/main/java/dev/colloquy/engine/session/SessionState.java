@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -40,7 +41,8 @@ public record SessionState(
     String closeReason,
     SessionSummary summary,
     String characterId,
-    int inheritedTurns)
+    int inheritedTurns,
+    EscalationReason escalationReason)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
@@ -53,11 +55,11 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, 0);
+        List.of(), emptyObject(), null, null, null, 0, null);
   }
 
   public boolean exists() {
-    return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
+    return open() || status == SessionStatus.CLOSED;
   }
 
   /**
@@ -68,8 +70,19 @@ public record SessionState(
     return tenantId != null && !new SessionOwner(tenantId, userId).reachableBy(callerTenantId, callerUserId);
   }
 
+  /** Open to new messages: an escalated session takes them too, and forwards them to its human. */
   public boolean open() {
-    return status == SessionStatus.OPEN;
+    return status == SessionStatus.OPEN || status == SessionStatus.ESCALATED;
+  }
+
+  /** Whether a human has the conversation: messages are forwarded to them, not answered by the model. */
+  public boolean handedOff() {
+    return status == SessionStatus.ESCALATED;
+  }
+
+  /** How many turns completed: the turns a new one comes after, for the escalation rules. */
+  public int completedTurns() {
+    return (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
   }
 
   public Optional<TurnRecord> turn(String turnId) {
@@ -207,10 +220,11 @@ public record SessionState(
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0);
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
+          null);
       case ChatSession.SessionForked e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
           e.title(), createdAt, e.at(), e.turns(), e.narrativeState(), closeReason, summary, characterId,
-          e.turns().size());
+          e.turns().size(), escalationReason);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
@@ -219,15 +233,22 @@ public record SessionState(
       case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns);
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns,
+          escalationReason);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null);
+      case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          inheritedTurns, e.reason());
+      case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          inheritedTurns, null);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, inheritedTurns);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

@@ -252,6 +252,8 @@ public final class Transcript {
         case StreamEvent.RunCompleted completed ->
             FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, runIds.indexOf(completed.run().runId()));
         case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
+        case StreamEvent.IntentRouted routed -> FrameMark.of(FrameMark.Kind.INTENT);
+        case StreamEvent.Escalated escalated -> FrameMark.of(FrameMark.Kind.ESCALATION);
         case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
         case StreamEvent.Restarted restarted -> throw new IllegalStateException("a restart ends an earlier attempt");
         case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
@@ -440,6 +442,8 @@ public final class Transcript {
           RunOutcome run = outcome.runs().get(mark.run());
           record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
         }
+        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
+        case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
       }
     }
     return false;

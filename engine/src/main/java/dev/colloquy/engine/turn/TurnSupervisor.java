@@ -1,6 +1,19 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.agent.AgentReplies;
+import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.EscalationRules;
+import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.Memory;
+import dev.colloquy.engine.agent.MemoryExtraction;
+import dev.colloquy.engine.agent.MemoryRecall;
+import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.model.ChatMessage;
+import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
@@ -20,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -31,14 +45,17 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It owns
- * the turn's lifecycle: it records the turn's frames other than tokens in its {@link Transcript}
- * (the avatars' model threads append the tokens there themselves, so no actor is on a token's path),
- * watches whether anyone reads it, and when every run has ended it reports how the turn ended to its
- * session and appends the terminal frame only after the session has journaled it. While it runs it
- * asks its session to journal checkpoints of what was streamed ({@link Checkpoints}), at a timer's
- * tick or when the transcript signals that enough frames were recorded, and releases the frames each
- * journaled checkpoint reserved to the transcript's readers.
+ * Runs one turn: the agent routes the message ({@link IntentRouter}); a domain query gets retrieval
+ * and gap detection; the escalation rules may hand the session to a human; then one avatar per
+ * requested model runs, in parallel (the agent answers out-of-scope, escalated and forwarded messages
+ * itself, see {@link CannedReply}). It owns the turn's lifecycle: it records the turn's frames other
+ * than tokens in its {@link Transcript} (the avatars' model threads append the tokens there
+ * themselves, so no actor is on a token's path), watches whether anyone reads it, and when every run
+ * has ended it reports how the turn ended to its session and appends the terminal frame only after
+ * the session has journaled it.
+ * While it runs it asks its session to journal checkpoints of what was streamed ({@link Checkpoints}),
+ * at a timer's tick or when the transcript signals that enough frames were recorded, and releases the
+ * frames each journaled checkpoint reserved to the transcript's readers.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
@@ -63,6 +80,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private record CheckpointDue(boolean tick) implements Command {}
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
+
+  private record IntentKnown(IntentRouter.Routed routed) implements Command {}
+
+  private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
+
+  private record MemoriesNoted(MemoryExtraction.Noted noted) implements Command {}
 
   private record AnswerBudgetKnown(int maxTokens) implements Command {}
 
@@ -102,6 +125,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
+  private IntentRouter.Routed routed;
+  private EscalationReason escalation;
+  /** What is known about the session's user; null until the recall has answered. */
+  private MemoryRecall.Recalled recalled;
+  /** The facts about the user this turn noted after its answer, once their extraction ended. */
+  private List<String> noted;
+  private boolean extracting;
   private Integer maxTokens;
   private boolean runsStarted;
   private String cancelReason;
@@ -134,11 +165,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
     }
     timers.startTimerAtFixedRate("checkpoint", new CheckpointDue(true), checkpoints.interval());
-    context.spawn(
-        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
-            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
-                services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
-        "retrieval");
+    if (plan.handoff()) {
+      retrievalEnded = true;
+    } else {
+      route(context);
+    }
+    if (remembersUser()) {
+      context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
+          MemoryRecall.create(plan.tenantId(), plan.userId(), plan.message(), services.agent(),
+              context.messageAdapter(MemoryRecall.Recalled.class, MemoryKnown::new))), "memory-recall");
+    } else {
+      recalled = MemoryRecall.Recalled.nothing();
+    }
     // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
         new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
@@ -158,6 +196,30 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
   }
 
+  private void route(ActorContext<Command> context) {
+    String model = plan.runs().getFirst().model();
+    Optional<ChatModel> router = services.agent().settings().intentByModel() && !model.equals(LlmSettings.OFFLINE_MODEL)
+        ? services.models().find(model) : Optional.empty();
+    context.spawn(
+        Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
+            IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
+                context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
+        "intent-router");
+  }
+
+  /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
+  private boolean remembersUser() {
+    return plan.userId() != null && !plan.handoff();
+  }
+
+  private void retrieve() {
+    getContext().spawn(
+        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
+            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
+                services.session().retrievalLimit(), services.session().retrievalTimeout(), getContext().getSelf())),
+        "retrieval");
+  }
+
   private static Map<String, String> logContext(TurnPlan plan) {
     return TurnLogContext.of(plan.traceId(), plan.tenantId(), plan.sessionId(), plan.turnId());
   }
@@ -168,6 +230,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(ReadersChanged.class, this::onReadersChanged)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(IntentKnown.class, this::onIntentKnown)
+        .onMessage(MemoryKnown.class, this::onMemoryKnown)
+        .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
@@ -212,6 +277,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (cancelReason != null || pendingTerminal != null) {
       return this;
     }
+    if (extracting) {
+      // The answer is complete: the turn ends with it now, without the facts being noted.
+      extracting = false;
+      noted = List.of();
+      return finishIfAllEnded(false);
+    }
     cancelReason = cancel.reason();
     getContext().getLog().info("Cancelling turn: {}", cancel.reason());
     avatars.values().forEach(avatar -> avatar.tell(new Avatar.Cancel()));
@@ -226,6 +297,33 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     interrupted = true;
     return onCancel(new Cancel("interrupted"));
+  }
+
+  /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
+  private Behavior<Command> onIntentKnown(IntentKnown known) {
+    routed = known.routed();
+    getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    emit(new StreamEvent.IntentRouted(routed.intent()));
+    if (routed.intent() == Intent.DOMAIN_QUERY) {
+      retrieve();
+    } else {
+      decideEscalation(null);
+      retrievalEnded = true;
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private void decideEscalation(Double confidence) {
+    escalation = EscalationRules.decide(routed.config(), routed.intent(), confidence, plan.priorTurns(), plan.message())
+        .orElse(null);
+    if (escalation != null) {
+      getContext().getLog().info("The turn escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation));
+    }
   }
 
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
@@ -246,9 +344,53 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()));
     gaps = GapDetection.detect(retrieved);
     gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap)));
+    decideEscalation(retrieved.confidence());
     retrievalEnded = true;
     startRunsWhenReady();
     return this;
+  }
+
+  private Behavior<Command> onMemoryKnown(MemoryKnown known) {
+    recalled = known.recalled();
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onMemoriesNoted(MemoriesNoted memories) {
+    if (!extracting) {
+      return this;
+    }
+    extracting = false;
+    noted = memories.noted().facts();
+    return finishIfAllEnded(false);
+  }
+
+  /**
+   * After an answer the model wrote in a user's session, the facts it holds about the user are noted
+   * before the turn is reported, so that its journaled outcome says which.
+   */
+  private boolean startsExtraction() {
+    if (noted != null || extracting || !remembersUser() || cancelReason != null || interrupted || routed == null
+        || escalation != null || routed.intent() == Intent.OUT_OF_SCOPE
+        || services.agent().settings().memory().extraction() == AgentSettings.Extraction.OFF) {
+      return false;
+    }
+    Optional<RunOutcome> answered = java.util.Arrays.stream(outcomes)
+        .filter(outcome -> outcome != null && outcome.completed()).findFirst();
+    if (answered.isEmpty()) {
+      return false;
+    }
+    String model = answered.get().model();
+    Optional<ChatModel> extractor = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(model);
+    extracting = true;
+    getContext().spawn(Behaviors.withMdc(MemoryExtraction.Command.class, logContext(plan),
+        MemoryExtraction.create(plan.tenantId(), plan.userId(), plan.sessionId(), plan.message(),
+            answered.get().text(), extractor, model, services.agent(),
+            getContext().messageAdapter(MemoryExtraction.Noted.class, MemoriesNoted::new))), "memory-extraction");
+    return true;
   }
 
   private Behavior<Command> onAnswerBudgetKnown(AnswerBudgetKnown known) {
@@ -261,17 +403,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The runs start once both the passages and the tenant's max_tokens are known. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && !runsStarted) {
+    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
+    List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens()));
+    MemoryRecall.prompt(recalled).ifPresent(known -> messages.add(1, ChatMessage.system(known)));
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
-      ChatModel model = services.models().find(run.model()).orElseThrow();
+      ChatModel model = answerer(run);
       ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
@@ -280,6 +423,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
+  }
+
+  /** The model of a run, or the agent itself when no model may answer this message. */
+  private ChatModel answerer(RunSpec run) {
+    if (plan.handoff()) {
+      return new CannedReply(AgentReplies.forwarded());
+    }
+    if (escalation != null) {
+      return new CannedReply(AgentReplies.escalated(routed.config()));
+    }
+    if (routed.intent() == Intent.OUT_OF_SCOPE) {
+      return new CannedReply(AgentReplies.outOfScope(routed.config()));
+    }
+    return services.models().find(run.model()).orElseThrow();
   }
 
   private Behavior<Command> onRunEnded(RunEnded ended) {
@@ -318,6 +475,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     boolean allEnded = (runsStarted || cancelReason != null) && avatars.isEmpty()
         && (cancelReason != null || allRunsReported());
     if (!allEnded && !force) {
+      return this;
+    }
+    if (!force && startsExtraction()) {
       return this;
     }
     // From here the layout is final: a token still arriving from a run's thread is dropped.
@@ -364,14 +524,24 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs);
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace());
+  }
+
+  private AgentTrace trace() {
+    if (plan.handoff()) {
+      return AgentTrace.handedOff();
+    }
+    List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
+    return routed == null ? null
+        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted);
   }
 
   /** A run that never reported: its text is what its token frames carried. */
   private RunOutcome unreported(int runIndex) {
     RunSpec run = plan.runs().get(runIndex);
     String text = transcript.tokensOf(runIndex);
-    String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+    String provider = runsStarted ? answerer(run).provider()
+        : services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }

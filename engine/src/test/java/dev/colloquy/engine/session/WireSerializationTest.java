@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
@@ -53,6 +56,10 @@ class WireSerializationTest {
   private static final Gap GAP = new Gap("knowledge", "add a document");
   private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
       List.of(GAP), List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, 5, 3)), 321);
+  private static final TurnOutcome AGENT_OUTCOME = new TurnOutcome(List.of(RUN), List.of(CITATION), 0.3, List.of(GAP),
+      List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
+      new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
+          List.of("m-1"), List.of("prefers email")));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -84,6 +91,8 @@ class WireSerializationTest {
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
         new StreamEvent.Restarted(List.of("r3"), "node_lost"),
+        new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
+        new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -103,6 +112,8 @@ class WireSerializationTest {
     roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null));
     roundTrips(new ChatSession.Done());
     roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
+    roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionEscalated("t1",
+        EscalationReason.MAX_TURNS_EXCEEDED, AT)).view()));
   }
 
   @Test
@@ -178,7 +189,10 @@ class WireSerializationTest {
             new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
                 FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "m")), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
-        new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)));
+        new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
+        new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
+        new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
+        new ChatSession.SessionHandedBack(AT));
     events.forEach(WireSerializationTest::roundTrips);
   }
 
@@ -241,6 +255,30 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+  }
+
+  /** A turn's outcome as journaled before the agent decided anything: the fields it had then. */
+  record OutcomeBeforeTheAgent(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs) {}
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnCompleted")
+  record TurnCompletedBeforeTheAgent(String turnId, String messageId, OutcomeBeforeTheAgent outcome, Instant at)
+      implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeTheAgentReadsWithoutItsDecisions() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnCompleted.class);
+    byte[] journaled = serializer.toBinary(new TurnCompletedBeforeTheAgent("t1", "m1", new OutcomeBeforeTheAgent(
+        OUTCOME.runs(), OUTCOME.citations(), OUTCOME.confidence(), OUTCOME.gaps(), OUTCOME.frames(),
+        OUTCOME.latencyMs()), AT));
+    String manifest = serializer.manifest(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    assertThat(((ChatSession.TurnCompleted) read).outcome().agent()).isNull();
   }
 
   /** An opening as journaled before chats had characters. */

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
@@ -32,7 +33,10 @@ import org.junit.jupiter.api.Test;
 /** A turn supervisor with a probe for its session, a reader of its transcript, and a model the test speaks for. */
 class TurnSupervisorTest {
 
-  /** With an empty knowledge base every turn finds one gap: started, retrieval, gap, then the run. */
+  /**
+   * The question is a domain query (the offline rules route it), and with an empty knowledge base
+   * every such turn finds one gap: started, intent, retrieval, gap, then the run.
+   */
   private static final ActorTestKit testKit = ActorTestKit.create();
   private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -99,7 +103,7 @@ class TurnSupervisorTest {
   }
 
   private ActorRef<TurnSupervisor.Command> spawn(String turnId, Transcript transcript) {
-    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "hello", null, List.of(),
+    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "What is the refund policy?", null, List.of(),
         List.of(new RunSpec("r1", "m")));
     return testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
   }
@@ -117,6 +121,7 @@ class TurnSupervisorTest {
     call.listener().onComplete(new TokenUsage(3, 2));
 
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Started(List.of("r1")));
+    assertThat(nextEvent()).isEqualTo(new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY));
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "Hel"));
@@ -129,13 +134,13 @@ class TurnSupervisorTest {
     assertThat(completed.text()).isEqualTo("Hello");
     assertThat(completed.usage().totalTokens()).isEqualTo(5);
     assertThat(ended.outcome().frames()).containsExactly(FrameMark.of(FrameMark.Kind.STARTED),
-        FrameMark.of(FrameMark.Kind.RETRIEVAL), FrameMark.of(FrameMark.Kind.GAP), FrameMark.tokens(0, 3, 2),
-        FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0));
+        FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.RETRIEVAL), FrameMark.of(FrameMark.Kind.GAP),
+        FrameMark.tokens(0, 3, 2), FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0));
     reader.expectNothing(Duration.ofMillis(200));
 
     supervisor.tell(new TurnSupervisor.OutcomePersisted());
     TurnFrame terminal = reader.next();
-    assertThat(terminal.id()).isEqualTo(7);
+    assertThat(terminal.id()).isEqualTo(8);
     assertThat(terminal.event()).isEqualTo(completed);
     session.expectTerminated(supervisor, WAIT);
     assertThat(turns.count()).isZero();
@@ -147,6 +152,7 @@ class TurnSupervisorTest {
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("partial");
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Started.class);
+    assertThat(nextEvent()).isInstanceOf(StreamEvent.IntentRouted.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "partial"));
@@ -227,14 +233,15 @@ class TurnSupervisorTest {
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("a");
     call.listener().onToken("b");
-    for (int i = 0; i < 5; i++) {
+    // started, intent, retrieval, gap, a, b
+    for (int i = 0; i < 6; i++) {
       reader.next();
     }
 
-    TranscriptReader resumed = TranscriptReader.read(testKit, transcript, 4);
+    TranscriptReader resumed = TranscriptReader.read(testKit, transcript, 5);
     call.listener().onToken("c");
 
-    assertThat(resumed.next().id()).isEqualTo(5);
+    assertThat(resumed.next().id()).isEqualTo(6);
     assertThat(resumed.nextEvent()).isEqualTo(new StreamEvent.Token("r1", "c"));
     supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
   }

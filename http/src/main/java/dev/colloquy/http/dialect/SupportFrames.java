@@ -45,6 +45,9 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.RunCompleted run -> List.of();
       case StreamEvent.RunFailed run -> List.of();
+      // The agent's decisions have no frame in this seed's contract.
+      case StreamEvent.IntentRouted routed -> List.of();
+      case StreamEvent.Escalated escalated -> List.of();
       case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, completed)));
       case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled ->

@@ -65,6 +65,9 @@ final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames
           : List.of();
       case StreamEvent.RunCompleted completed -> List.of();
       case StreamEvent.RunFailed failed -> List.of();
+      // The agent's decisions have no frame in this seed's contract.
+      case StreamEvent.IntentRouted routed -> List.of();
+      case StreamEvent.Escalated escalated -> List.of();
       case TurnEnding.Completed completed -> completed();
       case TurnEnding.Failed failed -> List.of(new Event("error", new ErrorData(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled -> List.of(new Event("error",
