@@ -169,6 +169,46 @@ class ForkImportIntegrationTest {
     LimitedTenants.assertTooMany(imported, "QUOTA_EXCEEDED", "an import over max_open_sessions");
   }
 
+  @Test
+  void theCommandLineForksATurnWithAnotherMessageAndShowsWhereTheTwoSessionsDiverge() throws Exception {
+    String server = app.colloquy().baseUrl();
+    Output forked = cli("replay", original, "--fork-at-turn", "2", "--message", "question 2, put another way",
+        "--server", server, "--api-key", api.apiKey());
+    assertThat(forked.exitCode()).as(forked.err()).isZero();
+    java.util.regex.Matcher id = java.util.regex.Pattern.compile("session ([0-9a-f-]{36}), 1 turns inherited")
+        .matcher(forked.out());
+    assertThat(id.find()).as(forked.out()).isTrue();
+    String fork = id.group(1);
+    assertThat(userMessages(api.session(fork))).containsExactly("question 1", "question 2, put another way");
+
+    Output diff = cli("replay", "--diff", original, fork, "--server", server, "--api-key", api.apiKey());
+
+    assertThat(diff.exitCode()).as(diff.err()).isZero();
+    assertThat(diff.out()).contains("forked from " + original + " at turn 2", "A and B diverge at turn 2",
+        "\"question 2\"", "\"question 2, put another way\"");
+    Output same = cli("replay", "--diff", original, original, "--server", server, "--api-key", api.apiKey());
+    assertThat(same.out()).contains("A and B agree on all 3 turns");
+
+    Output badPoint = cli("replay", original, "--fork-at-turn", "9", "--server", server, "--api-key", api.apiKey());
+    assertThat(badPoint.exitCode()).isEqualTo(1);
+    assertThat(badPoint.err()).contains("422", "INVALID_FORK_POINT", "from 1 to 4");
+    Output missing = cli("replay", "--diff", original, UUID.randomUUID().toString(), "--server", server,
+        "--api-key", api.apiKey());
+    assertThat(missing.exitCode()).isEqualTo(2);
+    assertThat(missing.err()).contains("no journal for session");
+  }
+
+  private record Output(int exitCode, String out, String err) {}
+
+  private static Output cli(String... args) {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int exitCode = new picocli.CommandLine(new dev.colloquy.app.cli.Cli())
+        .setOut(new java.io.PrintWriter(out, true)).setErr(new java.io.PrintWriter(err, true))
+        .execute(args);
+    return new Output(exitCode, out.toString(), err.toString());
+  }
+
   private static Api.Response importing(String body) throws Exception {
     return api.post("/v1/sessions/import", body, "Content-Type", "application/x-ndjson");
   }

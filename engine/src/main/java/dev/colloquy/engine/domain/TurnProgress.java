@@ -11,6 +11,8 @@ import java.util.function.Function;
  * each run's text, the runs that have ended, what retrieval found, and {@code reservedThrough}, the
  * highest frame id the turn may have streamed without a newer checkpoint. After a crash this is
  * the turn as far as anyone can know it: every client saw at most the frames up to that id.
+ * {@code intent} and {@code escalation} are what the agent decided, once its frames were streamed
+ * (null before, and in journals written before the agent), so that their frames replay.
  */
 public record TurnProgress(
     List<FrameMark> frames,
@@ -19,7 +21,9 @@ public record TurnProgress(
     List<Citation> citations,
     double confidence,
     List<Gap> gaps,
-    long reservedThrough)
+    long reservedThrough,
+    Intent intent,
+    EscalationReason escalation)
     implements CborSerializable {
 
   public TurnProgress {
@@ -32,7 +36,7 @@ public record TurnProgress(
 
   /** A turn accepted, nothing streamed, its first {@code reserve} frame ids reserved. */
   public static TurnProgress opening(long reservedThrough) {
-    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough);
+    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null);
   }
 
   /** This progress with one more checkpoint's frames and texts appended. */
@@ -55,16 +59,19 @@ public record TurnProgress(
     boolean retrieved = checkpoint.frames().stream().anyMatch(mark -> mark.kind() == FrameMark.Kind.RETRIEVAL);
     return new TurnProgress(allFrames, allTexts, allEnded, retrieved ? checkpoint.citations() : citations,
         retrieved ? checkpoint.confidence() : confidence, allGaps,
-        Math.max(reservedThrough, checkpoint.reservedThrough()));
+        Math.max(reservedThrough, checkpoint.reservedThrough()),
+        checkpoint.intent() != null ? checkpoint.intent() : intent,
+        checkpoint.escalation() != null ? checkpoint.escalation() : escalation);
   }
 
   /**
    * What one checkpoint journals: the frames recorded since the previous one, the text each run
    * (by index) streamed in them, the runs that ended in them, retrieval's result when it is among
-   * them, and the new reservation.
+   * them, the agent's decisions when their frames are among them, and the new reservation.
    */
   public record Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
-      List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough)
+      List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
+      EscalationReason escalation)
       implements CborSerializable {
 
     public Checkpoint {
@@ -94,6 +101,8 @@ public record TurnProgress(
     if (lost) {
       layout.add(FrameMark.of(FrameMark.Kind.LOST));
     }
-    return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0);
+    AgentTrace agent = intent == null && escalation == null ? null
+        : new AgentTrace(intent, null, escalation, false, List.of(), List.of());
+    return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0, agent);
   }
 }

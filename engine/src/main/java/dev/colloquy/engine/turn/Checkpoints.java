@@ -4,6 +4,8 @@ import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnProgress;
@@ -93,6 +95,8 @@ final class Checkpoints {
     List<Citation> citations = List.of();
     double confidence = 0;
     List<Gap> gaps = new ArrayList<>();
+    Intent intent = null;
+    EscalationReason escalation = null;
     for (TurnFrame frame : frames) {
       switch (frame.event()) {
         case StreamEvent.Token token -> texts[runIds.indexOf(token.runId())].append(token.text());
@@ -103,11 +107,13 @@ final class Checkpoints {
         case StreamEvent.GapFound gap -> gaps.add(gap.gap());
         case StreamEvent.RunCompleted completed -> endedRuns.add(completed.run());
         case StreamEvent.RunFailed failed -> endedRuns.add(ended[runIds.indexOf(failed.runId())]);
+        case StreamEvent.IntentRouted routed -> intent = routed.intent();
+        case StreamEvent.Escalated escalated -> escalation = escalated.reason();
         default -> { }
       }
     }
     return new TurnProgress.Checkpoint(Transcript.layout(frames, runIds),
         java.util.Arrays.stream(texts).map(StringBuilder::toString).toList(), endedRuns, citations, confidence, gaps,
-        frames.getLast().id() + settings.reserve());
+        frames.getLast().id() + settings.reserve(), intent, escalation);
   }
 }

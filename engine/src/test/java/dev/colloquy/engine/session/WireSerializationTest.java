@@ -184,7 +184,10 @@ class WireSerializationTest {
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
         new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
             List.of(FrameMark.tokens(0, 5), FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, 1)),
-            List.of("text ", ""), List.of(FAILED), List.of(CITATION), 0.66, List.of(GAP), 42), AT),
+            List.of("text ", ""), List.of(FAILED), List.of(CITATION), 0.66, List.of(GAP), 42, null, null), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), List.of(""),
+            List.of(), List.of(), 0, List.of(), 44, Intent.DOMAIN_QUERY, EscalationReason.USER_REQUESTED), AT),
         new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "m")),
             new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
                 FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "m")), AT),

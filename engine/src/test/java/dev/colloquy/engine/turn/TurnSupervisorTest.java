@@ -273,7 +273,8 @@ class TurnSupervisorTest {
     do {
       last = reader.next();
     } while (!last.terminal());
-    assertThat(last.id()).isEqualTo(3 + 6 + 1 + 1);
+    // started, intent, retrieval, gap, six tokens, the run's end, the turn's end.
+    assertThat(last.id()).isEqualTo(4 + 6 + 1 + 1);
     assertThat(last.event()).isEqualTo(ended.ending());
   }
 
@@ -282,15 +283,15 @@ class TurnSupervisorTest {
     useCheckpoints(8, "1h");
     ActorRef<TurnSupervisor.Command> supervisor = start("t9");
     ScriptedModel.Call call = model.nextCall();
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 4; i++) {
       call.listener().onToken("x");
     }
 
     TurnSupervisor.Checkpoint checkpoint =
         (TurnSupervisor.Checkpoint) session.expectMessageClass(TurnSupervisor.Report.class, WAIT);
 
-    // started, retrieval, gap and five tokens: the eighth frame signalled it.
-    assertThat(checkpoint.checkpoint().texts()).containsExactly("xxxxx");
+    // started, intent, retrieval, gap and four tokens: the eighth frame signalled it.
+    assertThat(checkpoint.checkpoint().texts()).containsExactly("xxxx");
     assertThat(checkpoint.checkpoint().reservedThrough()).isEqualTo(8 + 2 * 8);
     supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
   }
@@ -321,7 +322,10 @@ class TurnSupervisorTest {
     }
     TurnFrame next = reader.next();
     assertThat(next.id()).isEqualTo(10);
-    assertThat(next.event()).isInstanceOf(StreamEvent.Retrieved.class);
+    assertThat(next.event()).isInstanceOf(StreamEvent.IntentRouted.class);
+    TurnFrame retrieved = reader.next();
+    assertThat(retrieved.id()).isEqualTo(11);
+    assertThat(retrieved.event()).isInstanceOf(StreamEvent.Retrieved.class);
   }
 
   private void useCheckpoints(int frames, String interval) {
