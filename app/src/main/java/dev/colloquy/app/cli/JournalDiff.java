@@ -34,7 +34,7 @@ final class JournalDiff {
         side(out, "message", quote(turnA.message()), quote(turnB.message()));
         side(out, "models", models(turnA).toString(), models(turnB).toString());
         side(out, "ended", ending(turnA), ending(turnB));
-        side(out, "answer", quote(turnA.text()), quote(turnB.text()));
+        side(out, "answer", quote(answer(turnA)), quote(answer(turnB)));
         return i + 1;
       }
     }
@@ -64,7 +64,11 @@ final class JournalDiff {
   /** The same turn as far as a developer comparing answers cares; ids and times differ in any fork. */
   private static boolean same(TurnRecord a, TurnRecord b) {
     return Objects.equals(a.message(), b.message()) && models(a).equals(models(b)) && ending(a).equals(ending(b))
-        && Objects.equals(a.text(), b.text());
+        && Objects.equals(answer(a), answer(b));
+  }
+
+  private static String answer(TurnRecord turn) {
+    return turn.outcome() == null ? null : turn.outcome().text();
   }
 
   private static List<String> models(TurnRecord turn) {

@@ -40,7 +40,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = {"Prints a session's journal (sequence number, time, event, key fields) and the state rebuilt from it.",
         "Reads the data directory when no server runs on it, or a running server with --server.",
-        "--fork-at-turn N forks the session on a running server and runs turn N again in the fork;",
+        "--fork-at-turn N forks the session on a running server and runs turn N again in the fork.",
         "--diff A B shows the first turn at which two sessions differ."})
 final class ReplayCommand implements Callable<Integer> {
 
