@@ -207,7 +207,7 @@ final class JournalBench implements Callable<Integer> {
 
     private static ChatSession.Event event() {
       return new ChatSession.TurnAccepted(UUID.randomUUID().toString(), null, UUID.randomUUID().toString(),
-          UUID.randomUUID().toString(), MESSAGE, List.of(new RunSpec(UUID.randomUUID().toString(), "mock")), Instant.now());
+          UUID.randomUUID().toString(), MESSAGE, List.of(new RunSpec(UUID.randomUUID().toString(), "openai-compatible", "mock")), Instant.now());
     }
   }
 }

@@ -20,12 +20,30 @@ import picocli.CommandLine.Option;
  * clients first read the mock directly (the floor), then run turns through the node; the report
  * gives what the node adds to the time to first token and between tokens, its throughput as a share
  * of the floor's, and the CPU the node and its database spent per turn. A soak then holds many slow
- * streams open on a node with a capped heap.
+ * streams open on a node with a capped heap. With {@code --dialect}, the same workload goes through
+ * each wire dialect instead, in interleaved pairs against the canonical route ({@link DialectComparison}).
  */
 @Command(name = "streaming", mixinStandardHelpOptions = true,
     description = {"Streamed turns through a node against the same clients reading the mock model directly (the floor),"
-        + " mock, node and clients each in their own process; prints Markdown with same-run ratios."})
+        + " mock, node and clients each in their own process; prints Markdown with same-run ratios.",
+        "With --dialect other than canonical: interleaved pairs of runs, each dialect against the canonical route."})
 final class StreamingBench implements Callable<Integer> {
+
+  @Option(names = "--dialect", split = ",", defaultValue = CanonicalBenchDialect.NAME,
+      description = "Wire dialects to measure, comma-separated: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})",
+      completionCandidates = DialectNames.class)
+  List<String> dialects;
+
+  @Option(names = "--pairs", defaultValue = "3",
+      description = "With --dialect: runs per dialect, taking turns with the canonical route's (default ${DEFAULT-VALUE})")
+  int pairs;
+
+  @Option(names = "--sessions", defaultValue = "100",
+      description = "With --dialect: concurrent sessions of each run (default ${DEFAULT-VALUE})")
+  int sessions;
+
+  @Option(names = "--turns", defaultValue = "3", description = "With --dialect: turns per session (default ${DEFAULT-VALUE})")
+  int turns;
 
   @Option(names = "--streams", defaultValue = "1,10,100,200,1000", split = ",",
       description = "Concurrent streams of each measured level (default ${DEFAULT-VALUE})")
@@ -86,8 +104,28 @@ final class StreamingBench implements Callable<Integer> {
   @Option(names = "--jfr-dir", description = "Record each node pass with JFR (settings=profile) into this directory")
   Path jfrDir;
 
+  /** The names {@code --dialect} takes, for its help. */
+  static final class DialectNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return BenchDialect.ALL.keySet().iterator();
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
+    for (String dialect : dialects) {
+      if (!BenchDialect.ALL.containsKey(dialect)) {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            "Unknown dialect '" + dialect + "'; known: " + BenchDialect.ALL.keySet());
+      }
+    }
+    if (!dialects.equals(List.of(CanonicalBenchDialect.NAME))) {
+      new DialectComparison(new StreamingLoad.Shape(sessions, turns, ttftMs, rampUpMs), tokens, delayMs, pairs,
+          dialects.stream().filter(name -> !name.equals(CanonicalBenchDialect.NAME)).map(BenchDialect.ALL::get).toList())
+          .run();
+      return 0;
+    }
     System.out.println(Machine.describe(true));
     System.out.printf("Mock: %d tokens, %d ms to the first, %d ms apart; %d s per pass, streams arriving over %d ms.%n%n",
         tokens, ttftMs, delayMs, seconds, rampUpMs);

@@ -186,8 +186,9 @@ public final class SessionRoutes extends AllDirectives {
 
   private CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, RequestBodies.NewTurn request,
       String traceId) {
-    return sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
-        request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(), traceId, replyTo))
+    return sessions.models().forTurn(caller.tenantId(), request.models()).thenCompose(models ->
+        sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
+            request.turnId().orElse(null), request.idempotencyKey().orElse(null), models, traceId, replyTo)))
         .thenApply(SessionRoutes::turn);
   }
 
@@ -387,7 +388,8 @@ public final class SessionRoutes extends AllDirectives {
       for (TurnFrame frame : frames) {
         switch (frame.event()) {
           case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
-          case StreamEvent.RunFailed run -> runs.add(new FailedRun("failed", run.runId(), run.code(), run.message()));
+          case StreamEvent.RunFailed run ->
+              runs.add(new FailedRun("failed", run.runId(), run.provider(), run.model(), run.code(), run.message()));
           case StreamEvent.Retrieved retrieved -> {
             citations.addAll(CitationJson.toApi(retrieved.citations()));
             confidence = retrieved.confidence();
@@ -412,7 +414,7 @@ public final class SessionRoutes extends AllDirectives {
     }
   }
 
-  record FailedRun(String status, String runId, String code, String message) {}
+  record FailedRun(String status, String runId, String provider, String model, String code, String message) {}
 
   private static String statusOf(SessionView view) {
     return view.status().name().toLowerCase();

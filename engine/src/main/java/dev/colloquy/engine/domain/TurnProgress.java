@@ -85,7 +85,7 @@ public record TurnProgress(
 
   /**
    * The outcome of the attempt as far as it was journaled: each run as it ended or, cut short, with
-   * the text it had streamed. With {@code lost}, its layout ends with a {@link FrameMark.Kind#LOST}
+   * the text it had streamed ({@code providerOfModel} names the provider of runs journaled without one). With {@code lost}, its layout ends with a {@link FrameMark.Kind#LOST}
    * mark, so its replay ends with the terminal frame of a turn whose last frames are unknown.
    */
   public TurnOutcome outcome(List<RunSpec> runs, Function<String, String> providerOfModel, boolean lost) {
@@ -94,7 +94,8 @@ public record TurnProgress(
       RunSpec run = runs.get(index);
       String text = index < texts.size() ? texts.get(index) : "";
       outcomes.add(endedRuns.stream().filter(ended -> Objects.equals(ended.runId(), run.runId())).findFirst()
-          .orElse(new RunOutcome(run.runId(), providerOfModel.apply(run.model()), run.model(),
+          .orElse(new RunOutcome(run.runId(), run.provider() != null ? run.provider() : providerOfModel.apply(run.model()),
+              run.model(),
               RunOutcome.Status.CANCELLED, text, Usage.NONE, 0, null, null)));
     }
     List<FrameMark> layout = new ArrayList<>(frames);

@@ -34,7 +34,7 @@ final class Forks {
     }
     List<TurnRecord> inherited = turns.subList(0, atTurn - 1);
     ChatSession.SessionOpened opened = new ChatSession.SessionOpened(state.sessionId(), state.tenantId(),
-        state.userId(), state.persona(), state.metadata(), state.createdAt(), state.characterId());
+        state.userId(), state.persona(), state.metadata(), state.createdAt(), state.characterId(), state.context());
     ChatSession.SessionForked forked = new ChatSession.SessionForked(state.sessionId(), atTurn, state.title(),
         inherited, narrativeAfter(state, inherited), Instant.now());
     String atTurnMessage = atTurn <= turns.size() ? turns.get(atTurn - 1).message() : null;
@@ -49,7 +49,7 @@ final class Forks {
       if (turn.status() == TurnStatus.COMPLETED) {
         SessionState then = new SessionState(state.sessionId(), state.status(), state.tenantId(), state.userId(),
             state.persona(), state.metadata(), state.title(), state.createdAt(), turn.endedAt(),
-            inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0, null);
+            inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0, null, state.context());
         narrative = JsonMergePatch.apply(narrative, then.narrativeDeltaAfter(turn.outcome()));
       }
     }

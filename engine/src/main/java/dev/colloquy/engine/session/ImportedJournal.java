@@ -89,7 +89,7 @@ public final class ImportedJournal {
     List<Event> owned = new ArrayList<>(events);
     ChatSession.SessionOpened opened = (ChatSession.SessionOpened) events.getFirst();
     owned.set(0, new ChatSession.SessionOpened(sessionId, tenantId, userId, opened.persona(), opened.metadata(),
-        opened.at(), opened.characterId()));
+        opened.at(), opened.characterId(), opened.context()));
     return owned;
   }
 }

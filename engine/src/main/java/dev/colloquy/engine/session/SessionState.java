@@ -42,7 +42,8 @@ public record SessionState(
     SessionSummary summary,
     String characterId,
     int inheritedTurns,
-    EscalationReason escalationReason)
+    EscalationReason escalationReason,
+    List<ChatMessage> context)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
@@ -51,11 +52,12 @@ public record SessionState(
 
   public SessionState {
     turns = List.copyOf(turns);
+    context = context == null ? List.of() : List.copyOf(context);
   }
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, 0, null);
+        List.of(), emptyObject(), null, null, null, 0, null, List.of());
   }
 
   public boolean exists() {
@@ -102,9 +104,12 @@ public record SessionState(
     return turns.stream().filter(TurnRecord::pending).findFirst();
   }
 
-  /** The conversation so far as the model sees it: each completed turn's message and its answer. */
+  /**
+   * The conversation so far as the model sees it: the context it was opened with, then each
+   * completed turn's message and its answer.
+   */
   public List<ChatMessage> history(int window) {
-    List<ChatMessage> history = new ArrayList<>();
+    List<ChatMessage> history = new ArrayList<>(context);
     for (TurnRecord turn : turns) {
       if (turn.status() == TurnStatus.COMPLETED) {
         history.add(ChatMessage.user(turn.message()));
@@ -213,7 +218,7 @@ public record SessionState(
     }
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
         messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId,
-        userId);
+        userId, turns.stream().map(SessionView.TurnView::of).toList());
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */
@@ -221,10 +226,10 @@ public record SessionState(
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
           e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
-          null);
+          null, e.context());
       case ChatSession.SessionForked e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
           e.title(), createdAt, e.at(), e.turns(), e.narrativeState(), closeReason, summary, characterId,
-          e.turns().size(), escalationReason);
+          e.turns().size(), escalationReason, context);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
@@ -234,21 +239,21 @@ public record SessionState(
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
           title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns,
-          escalationReason);
+          escalationReason, context);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of());
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, e.reason());
+          inheritedTurns, e.reason(), context);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, null);
+          inheritedTurns, null, context);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

@@ -135,7 +135,7 @@ class SessionForkTest {
         .persistedInStorage(ChatSession.persistenceId(original.getState().sessionId()).id()).stream()
         .map(ChatSession.Event.class::cast).toList());
     events.add(new ChatSession.TurnAccepted("t-pending", null, "trace", "um", "cut short",
-        List.of(new RunSpec("r", "offline")), AT));
+        List.of(new RunSpec("r", "offline", "offline")), AT));
     assertThat(ImportedJournal.problem(events)).isEmpty();
     String importedId = UUID.randomUUID().toString();
     var imported = session(importedId);
@@ -155,7 +155,7 @@ class SessionForkTest {
   @Test
   void aJournalThatIsNotOneSessionsHistoryIsRefusedNamingTheEventAtFault() {
     var opened = new ChatSession.SessionOpened("s", "t", null, null, JsonNodeFactory.instance.objectNode(), AT);
-    var accepted = new ChatSession.TurnAccepted("t1", null, "trace", "um", "hi", List.of(new RunSpec("r", "m")), AT);
+    var accepted = new ChatSession.TurnAccepted("t1", null, "trace", "um", "hi", List.of(new RunSpec("r", "offline", "m")), AT);
     var completed = new ChatSession.TurnCompleted("t1", "m1", TurnOutcome.nothing(), AT);
 
     assertThat(ImportedJournal.problem(List.of())).contains("The journal has no events");

@@ -28,7 +28,7 @@ class AvatarTest {
 
   private final ScriptedModel model = new ScriptedModel();
   private final TestProbe<TurnSupervisor.Command> supervisor = testKit.createTestProbe();
-  private final Transcript transcript = new Transcript("s1", "t1", "trace", List.of(new RunSpec("r1", "m")));
+  private final Transcript transcript = new Transcript("s1", "t1", "trace", List.of(new RunSpec("r1", "scripted", "m")));
 
   @AfterAll
   static void stop() {
@@ -42,7 +42,7 @@ class AvatarTest {
 
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
     ChatRequest request = new ChatRequest("m", List.of(), List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, transcript.run(0), llm,
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, transcript.run(0), llm,
         supervisor.ref()));
   }
 

@@ -58,6 +58,6 @@ class PromptTest {
   }
 
   private static TurnPlan plan(List<ChatMessage> history, String message) {
-    return new TurnPlan("s-1", "acme", "t-1", "trace-1", message, null, history, List.of(new RunSpec("r-1", "m")));
+    return new TurnPlan("s-1", "acme", "t-1", "trace-1", message, null, history, List.of(new RunSpec("r-1", "scripted", "m")));
   }
 }

@@ -64,7 +64,7 @@ class TurnSupervisorTest {
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
-    return start(turnId, new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "m"))));
+    return start(turnId, new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "scripted", "m"))));
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId, Transcript transcript) {
@@ -104,7 +104,7 @@ class TurnSupervisorTest {
 
   private ActorRef<TurnSupervisor.Command> spawn(String turnId, Transcript transcript) {
     TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "What is the refund policy?", null, List.of(),
-        List.of(new RunSpec("r1", "m")));
+        List.of(new RunSpec("r1", "scripted", "m")));
     return testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
   }
 
@@ -202,7 +202,7 @@ class TurnSupervisorTest {
   void aTurnNobodyReadsIsCancelledAsDisconnectedOnceTheGraceHasPassed() throws Exception {
     useDisconnectGrace("300ms");
     ActorRef<TurnSupervisor.Command> supervisor =
-        spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "m"))));
+        spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
     ScriptedModel.Call call = model.nextCall();
 
     TurnSupervisor.Ended ended = ended(supervisor);
@@ -250,7 +250,7 @@ class TurnSupervisorTest {
   void framesBeyondTheLastJournaledCheckpointsReservationWaitForTheNextCheckpoint() throws Exception {
     // Its acceptance reserved ids 1 to 4 only: the fifth frame waits for a checkpoint to reserve more.
     ActorRef<TurnSupervisor.Command> supervisor =
-        start("t8", new Transcript("s1", "t8", "trace", List.of(new RunSpec("r1", "m")), List.of(), 4));
+        start("t8", new Transcript("s1", "t8", "trace", List.of(new RunSpec("r1", "scripted", "m")), List.of(), 4));
     ScriptedModel.Call call = model.nextCall();
     for (int i = 0; i < 6; i++) {
       call.listener().onToken("t" + i + " ");
@@ -316,7 +316,7 @@ class TurnSupervisorTest {
         new TurnFrame(1, "s1", "t11", "trace", new StreamEvent.Started(List.of("old"))),
         new TurnFrame(2, "s1", "t11", "trace", new StreamEvent.Token("old", "Hi")),
         new TurnFrame(9, "s1", "t11", "trace", new StreamEvent.Restarted(List.of("r1"), "node_lost")));
-    start("t11", new Transcript("s1", "t11", "trace", List.of(new RunSpec("r1", "m")), earlier, 20));
+    start("t11", new Transcript("s1", "t11", "trace", List.of(new RunSpec("r1", "scripted", "m")), earlier, 20));
     for (TurnFrame frame : earlier) {
       assertThat(reader.next()).isEqualTo(frame);
     }
