@@ -227,4 +227,42 @@ class DialectFramesTest {
     assertThat(resumed.getFirst().number()).isEqualTo(3);
     assertThat(resumed.getFirst().frame().name()).isEqualTo("error");
   }
+
+  private static List<String> openAi(List<TurnFrame> frames) {
+    OpenAiChunks chunks = new OpenAiChunks("t1", 0, "mock", "openai-compatible", false);
+    List<String> events = new ArrayList<>();
+    frames.forEach(frame -> chunks.events(frame).forEach(bytes -> events.add(bytes.utf8String())));
+    return events;
+  }
+
+  private static List<String> fanOut(List<TurnFrame> frames) {
+    FanOutEvents translator = new FanOutEvents("t1", List.of(new dev.colloquy.engine.domain.RunSpec("r1",
+        "openai-compatible", "mock")), java.time.Clock.systemUTC());
+    List<String> events = new ArrayList<>();
+    frames.forEach(frame -> translator.events(frame).forEach(bytes -> events.add(bytes.utf8String())));
+    return events;
+  }
+
+  @Test
+  void theOpenAiStreamEndsWithTurnRestartedWhenContentWasSentAndIgnoresARestartBeforeAny() {
+    List<String> cut = openAi(restartedTurn(true));
+    assertThat(String.join("", cut)).contains("Half an", " answ").doesNotContain("A whole answer", "[DONE]");
+    assertThat(cut.getLast()).contains("\"code\":\"turn_restarted\"", "\"type\":\"server_error\"");
+
+    List<String> whole = openAi(restartedTurn(false));
+    assertThat(String.join("", whole)).contains("A whole answer", "[DONE]").doesNotContain("turn_restarted");
+  }
+
+  @Test
+  void theFanOutStreamEndsTheLostRunAndStartsTheNewOneOfTheSameModel() {
+    List<String> events = fanOut(restartedTurn(true));
+    String all = String.join("", events);
+
+    assertThat(all).contains("\"type\":\"run_error\"", "\"runId\":\"r1\"", "TURN_RESTARTED",
+        "\"type\":\"run_started\"", "\"runId\":\"r9\"", "A whole answer");
+    String restartedRun = events.stream().filter(event -> event.contains("run_started") && event.contains("r9"))
+        .findFirst().orElseThrow();
+    assertThat(restartedRun).contains("\"provider\":\"openai-compatible\"", "\"model\":\"mock\"");
+    assertThat(all.indexOf("TURN_RESTARTED")).isLessThan(all.indexOf("A whole answer"));
+  }
 }
