@@ -233,8 +233,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(12).contains("turn.started", "intent", "escalation", "token", "turn.restarted",
-        "turn.completed", "turn.cancelled");
+    assertThat(names).hasSize(14).contains("turn.started", "intent", "escalation", "tool.called", "tool.result",
+        "token", "turn.restarted", "turn.completed", "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

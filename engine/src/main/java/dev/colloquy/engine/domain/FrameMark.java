@@ -37,6 +37,8 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     RUN_FAILED,
     INTENT,
     ESCALATION,
+    TOOL_CALLED,
+    TOOL_RESULT,
     /**
      * Not a frame: the frames after this point were streamed but never journaled (their node
      * crashed after its last checkpoint), so the turn's terminal frame takes

@@ -12,7 +12,8 @@ import java.util.function.Function;
  * highest frame id the turn may have streamed without a newer checkpoint. After a crash this is
  * the turn as far as anyone can know it: every client saw at most the frames up to that id.
  * {@code intent} and {@code escalation} are what the agent decided, once its frames were streamed
- * (null before, and in journals written before the agent), so that their frames replay.
+ * (null before, and in journals written before the agent), and {@code tools} the tool calls and
+ * results streamed so far, so that their frames replay.
  */
 public record TurnProgress(
     List<FrameMark> frames,
@@ -23,10 +24,12 @@ public record TurnProgress(
     List<Gap> gaps,
     long reservedThrough,
     Intent intent,
-    EscalationReason escalation)
+    EscalationReason escalation,
+    List<StreamEvent.ToolEvent> tools)
     implements CborSerializable {
 
   public TurnProgress {
+    tools = tools == null ? List.of() : List.copyOf(tools);
     frames = List.copyOf(frames);
     texts = List.copyOf(texts);
     endedRuns = List.copyOf(endedRuns);
@@ -36,7 +39,7 @@ public record TurnProgress(
 
   /** A turn accepted, nothing streamed, its first {@code reserve} frame ids reserved. */
   public static TurnProgress opening(long reservedThrough) {
-    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null);
+    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null, List.of());
   }
 
   /** This progress with one more checkpoint's frames and texts appended. */
@@ -55,13 +58,15 @@ public record TurnProgress(
     List<RunOutcome> allEnded = new ArrayList<>(endedRuns);
     allEnded.addAll(checkpoint.endedRuns());
     List<Gap> allGaps = new ArrayList<>(gaps);
+    List<StreamEvent.ToolEvent> allTools = new ArrayList<>(tools);
+    allTools.addAll(checkpoint.tools());
     allGaps.addAll(checkpoint.gaps());
     boolean retrieved = checkpoint.frames().stream().anyMatch(mark -> mark.kind() == FrameMark.Kind.RETRIEVAL);
     return new TurnProgress(allFrames, allTexts, allEnded, retrieved ? checkpoint.citations() : citations,
         retrieved ? checkpoint.confidence() : confidence, allGaps,
         Math.max(reservedThrough, checkpoint.reservedThrough()),
         checkpoint.intent() != null ? checkpoint.intent() : intent,
-        checkpoint.escalation() != null ? checkpoint.escalation() : escalation);
+        checkpoint.escalation() != null ? checkpoint.escalation() : escalation, allTools);
   }
 
   /**
@@ -71,10 +76,11 @@ public record TurnProgress(
    */
   public record Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
       List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
-      EscalationReason escalation)
+      EscalationReason escalation, List<StreamEvent.ToolEvent> tools)
       implements CborSerializable {
 
     public Checkpoint {
+      tools = tools == null ? List.of() : List.copyOf(tools);
       frames = List.copyOf(frames);
       texts = List.copyOf(texts);
       endedRuns = List.copyOf(endedRuns);
@@ -104,6 +110,6 @@ public record TurnProgress(
     }
     AgentTrace agent = intent == null && escalation == null ? null
         : new AgentTrace(intent, null, escalation, false, List.of(), List.of());
-    return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0, agent);
+    return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0, agent, tools);
   }
 }

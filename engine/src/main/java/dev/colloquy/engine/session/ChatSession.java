@@ -360,6 +360,8 @@ public final class ChatSession
   public static final String TURN_QUEUE_FULL = "TURN_QUEUE_FULL";
   public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
   public static final String TURN_ENDED = "TURN_ENDED";
+  /** A repeated idempotency key or turn id with another message (as the IETF Idempotency-Key draft answers it). */
+  public static final String IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
@@ -575,6 +577,12 @@ public final class ChatSession
       existing = state.turn(start.turnId());
     }
     if (existing.isPresent()) {
+      if (!existing.get().asks(start.message(), start.models())) {
+        String reused = start.idempotencyKey() != null && existing.get().idempotencyKey() != null
+            && start.idempotencyKey().equals(existing.get().idempotencyKey()) ? "idempotency_key" : "turn_id";
+        return Effect().reply(start.replyTo(), new Rejected(IDEMPOTENCY_KEY_REUSED,
+            "This " + reused + " was used for another request; send a new one", null));
+      }
       return Effect().reply(start.replyTo(), subscribe(existing.get(), 0));
     }
     if (!state.open()) {
@@ -647,7 +655,7 @@ public final class ChatSession
   private void startTurn(SessionState state, TurnRecord turn) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
         state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
-        state.completedTurns(), state.handedOff());
+        state.completedTurns(), state.handedOff(), state.storyState());
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
         TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));

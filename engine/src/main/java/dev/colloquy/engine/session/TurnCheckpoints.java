@@ -21,7 +21,7 @@ final class TurnCheckpoints {
   /** The checkpoint journaled with an attempt's start: nothing streamed, the ids after {@code lastId} reserved. */
   static TurnProgress.Checkpoint opening(long lastId, SessionSettings.Checkpoint settings) {
     return new TurnProgress.Checkpoint(List.of(), List.of(), List.of(), List.of(), 0, List.of(),
-        lastId + settings.reserve(), null, null);
+        lastId + settings.reserve(), null, null, List.of());
   }
 
   /**

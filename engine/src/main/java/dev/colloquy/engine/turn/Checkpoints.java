@@ -97,6 +97,7 @@ final class Checkpoints {
     List<Gap> gaps = new ArrayList<>();
     Intent intent = null;
     EscalationReason escalation = null;
+    List<StreamEvent.ToolEvent> tools = new ArrayList<>();
     for (TurnFrame frame : frames) {
       switch (frame.event()) {
         case StreamEvent.Token token -> texts[runIds.indexOf(token.runId())].append(token.text());
@@ -109,11 +110,12 @@ final class Checkpoints {
         case StreamEvent.RunFailed failed -> endedRuns.add(ended[runIds.indexOf(failed.runId())]);
         case StreamEvent.IntentRouted routed -> intent = routed.intent();
         case StreamEvent.Escalated escalated -> escalation = escalated.reason();
+        case StreamEvent.ToolEvent tool -> tools.add(tool);
         default -> { }
       }
     }
     return new TurnProgress.Checkpoint(Transcript.layout(frames, runIds),
         java.util.Arrays.stream(texts).map(StringBuilder::toString).toList(), endedRuns, citations, confidence, gaps,
-        frames.getLast().id() + settings.reserve(), intent, escalation);
+        frames.getLast().id() + settings.reserve(), intent, escalation, tools);
   }
 }

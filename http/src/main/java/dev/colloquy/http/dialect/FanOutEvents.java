@@ -72,6 +72,7 @@ final class FanOutEvents {
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
       case StreamEvent.Restarted restarted -> restarted(restarted.runIds());
+      case StreamEvent.ToolEvent tool -> List.of();
     };
     if (events.isEmpty()) {
       return List.of(DialectSse.idOnly(frame.id()));

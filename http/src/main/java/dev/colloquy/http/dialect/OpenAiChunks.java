@@ -99,6 +99,7 @@ final class OpenAiChunks {
         superseded = answered;
         yield answered ? error(OpenAiError.of(503, AnsweringRun.RESTARTED, AnsweringRun.RESTARTED_MESSAGE)) : List.of();
       }
+      case StreamEvent.ToolEvent tool -> List.of();
     };
   }
 
