@@ -5,10 +5,11 @@ import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * Builds the messages a model run receives: instructions with the retrieved passages, history,
- * question. The history is what fits: the prompt and the answer's {@code max_tokens} stay within
+ * Builds the messages a model run receives: instructions with the retrieved passages, a Writing Room
+ * chat's story state, history, question. The history is what fits: the prompt and the answer's {@code max_tokens} stay within
  * the model's context, the oldest messages are left out first, so a long session never overflows it.
  */
 final class Prompt {
@@ -25,9 +26,12 @@ final class Prompt {
   static List<ChatMessage> messages(TurnPlan plan, List<Passage> passages, int maxTokens, int contextTokens) {
     ChatMessage system = ChatMessage.system(system(plan.persona(), passages));
     ChatMessage question = ChatMessage.user(plan.message());
-    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question);
+    Optional<ChatMessage> story = StoryStateMessage.of(plan.narrativeState());
+    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)
+        - story.map(Prompt::tokens).orElse(0L);
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
+    story.ifPresent(messages::add);
     messages.addAll(fitting(plan.history(), budget));
     messages.add(question);
     return messages;
