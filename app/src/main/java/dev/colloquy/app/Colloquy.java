@@ -32,6 +32,7 @@ import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.OpenStreams;
+import dev.colloquy.http.RequestHeadTimeout;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
@@ -128,6 +129,7 @@ public final class Colloquy implements AutoCloseable {
       ModelCatalog models = models(settings.llm(), blocking);
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
           Knowledge.modelEnricher(settings.llm(), models));
+      knowledge.documents().resume();
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection())
               .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
@@ -159,7 +161,7 @@ public final class Colloquy implements AutoCloseable {
         DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);
       }
       KnowledgeRoutes knowledgeRoutes =
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout(),
@@ -193,8 +195,9 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(
-              Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))))
+          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams)
+              .track(Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))).flow(system),
+              settings.http().requestHeadTimeout()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);

@@ -67,7 +67,10 @@ final class SettingsReader {
           Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"),
           Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
           Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
-          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"),
+          Map.entry("colloquy.agent.tools.enabled", "COLLOQUY_TOOLS_ENABLED"),
+          Map.entry("colloquy.agent.tools.max-steps", "COLLOQUY_TOOLS_MAX_STEPS"),
+          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"));
 
   private final Config config;
 

@@ -230,8 +230,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(11).contains("turn.started", "intent", "escalation", "token", "turn.completed",
-        "turn.cancelled");
+    assertThat(names).hasSize(13).contains("turn.started", "intent", "escalation", "tool.called", "tool.result",
+        "token", "turn.completed", "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.JournalEntry;
 import java.io.PrintWriter;
@@ -38,7 +39,7 @@ final class JournalPrinter {
       case ChatSession.TurnAccepted e -> "turn=" + e.turnId() + " models="
           + e.runs().stream().map(run -> run.model()).toList() + " message=" + quote(e.message());
       case ChatSession.TurnCompleted e -> "turn=" + e.turnId() + agent(e.outcome().agent()) + " runs=" + runs(e.outcome().runs())
-          + " citations=" + e.outcome().citations().size() + " latency_ms=" + e.outcome().latencyMs()
+          + tools(e.outcome().tools()) + " citations=" + e.outcome().citations().size() + " latency_ms=" + e.outcome().latencyMs()
           + " text=" + quote(e.outcome().text());
       case ChatSession.TurnFailed e -> "turn=" + e.turnId() + " code=" + e.code() + " message=" + quote(e.message());
       case ChatSession.TurnCancelled e -> "turn=" + e.turnId() + " reason=" + e.reason()
@@ -63,6 +64,17 @@ final class JournalPrinter {
     return " intent=" + agent.intent().wireName() + "(" + agent.intentSource() + ")"
         + (agent.escalation() == null ? "" : " escalation=" + agent.escalation().wireName())
         + (agent.memories().isEmpty() ? "" : " memories=" + agent.memories().size());
+  }
+
+  /** Each tool call of the turn with how it ended, e.g. {@code tools=[knowledge_retrieval:ok, web_search:error]}. */
+  private static String tools(List<StreamEvent.ToolEvent> tools) {
+    if (tools.isEmpty()) {
+      return "";
+    }
+    return " tools=" + tools.stream().filter(StreamEvent.ToolResulted.class::isInstance)
+        .map(StreamEvent.ToolResulted.class::cast)
+        .map(result -> result.tool() + ":" + (result.ok() ? "ok" : "error"))
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 
   private static String runs(List<RunOutcome> runs) {

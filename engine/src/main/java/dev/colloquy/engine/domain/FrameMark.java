@@ -36,7 +36,9 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     RUN_COMPLETED,
     RUN_FAILED,
     INTENT,
-    ESCALATION
+    ESCALATION,
+    TOOL_CALLED,
+    TOOL_RESULT
   }
 
   private static final int[] NONE = new int[0];

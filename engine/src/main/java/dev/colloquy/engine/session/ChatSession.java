@@ -304,6 +304,8 @@ public final class ChatSession
   public static final String TURN_QUEUE_FULL = "TURN_QUEUE_FULL";
   public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
   public static final String TURN_ENDED = "TURN_ENDED";
+  /** A repeated idempotency key or turn id with another message (as the IETF Idempotency-Key draft answers it). */
+  public static final String IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
@@ -476,6 +478,12 @@ public final class ChatSession
       existing = state.turn(start.turnId());
     }
     if (existing.isPresent()) {
+      if (!existing.get().asks(start.message(), start.models())) {
+        String reused = start.idempotencyKey() != null && existing.get().idempotencyKey() != null
+            && start.idempotencyKey().equals(existing.get().idempotencyKey()) ? "idempotency_key" : "turn_id";
+        return Effect().reply(start.replyTo(), new Rejected(IDEMPOTENCY_KEY_REUSED,
+            "This " + reused + " was used for another request; send a new one", null));
+      }
       return Effect().reply(start.replyTo(), subscribe(existing.get(), 0));
     }
     if (!state.open()) {

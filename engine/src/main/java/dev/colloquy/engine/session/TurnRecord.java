@@ -32,6 +32,15 @@ public record TurnRecord(
     runs = List.copyOf(runs);
   }
 
+  /**
+   * Whether a repeated request (the same idempotency key or turn id) asks for this very turn: the
+   * same message, and the same models when it names any.
+   */
+  public boolean asks(String otherMessage, List<String> models) {
+    return java.util.Objects.equals(message, otherMessage)
+        && (models.isEmpty() || runs.stream().map(RunSpec::model).toList().equals(models));
+  }
+
   static TurnRecord accepted(
       String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
       List<RunSpec> runs, Instant at) {

@@ -93,6 +93,14 @@ public final class Transcript {
     return append(new StreamEvent.Token(runIds.get(run), text), run) != null;
   }
 
+  /**
+   * Appends a tool call or result of an open run; false when the run or the turn has ended (the frame
+   * is dropped, so the journaled layout holds every frame a reader saw).
+   */
+  boolean toolStep(int run, StreamEvent.ToolEvent event) {
+    return append(event, run) != null;
+  }
+
   /** No token of {@code run} is accepted from now on. */
   synchronized void closeRun(int run) {
     closed[run] = true;
@@ -142,12 +150,20 @@ public final class Transcript {
         case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
         case StreamEvent.IntentRouted routed -> FrameMark.of(FrameMark.Kind.INTENT);
         case StreamEvent.Escalated escalated -> FrameMark.of(FrameMark.Kind.ESCALATION);
+        case StreamEvent.ToolCalled called -> FrameMark.ofRun(FrameMark.Kind.TOOL_CALLED, runIds.indexOf(called.runId()));
+        case StreamEvent.ToolResulted result -> FrameMark.ofRun(FrameMark.Kind.TOOL_RESULT, runIds.indexOf(result.runId()));
         case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
         case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
       });
     }
     addTokens(marks, tokenRun, lengths);
     return marks;
+  }
+
+  /** The tool calls and results so far, in frame order: what the outcome journals for the layout's tool marks. */
+  synchronized List<StreamEvent.ToolEvent> toolEvents() {
+    return frames.stream().map(TurnFrame::event).filter(StreamEvent.ToolEvent.class::isInstance)
+        .map(StreamEvent.ToolEvent.class::cast).toList();
   }
 
   private static void addTokens(List<FrameMark> marks, int run, List<Integer> lengths) {
@@ -193,8 +209,8 @@ public final class Transcript {
       }
       frame = frame(frames.size() + 1, event);
       frames.add(frame);
-      if (run >= 0) {
-        texts[run].append(((StreamEvent.Token) event).text());
+      if (run >= 0 && event instanceof StreamEvent.Token token) {
+        texts[run].append(token.text());
       }
       woken = waiting();
     }
@@ -292,6 +308,7 @@ public final class Transcript {
   private void rebuild(TurnOutcome outcome) {
     int[] consumed = new int[outcome.runs().size()];
     int gapIndex = 0;
+    int toolIndex = 0;
     for (FrameMark mark : outcome.frames()) {
       switch (mark.kind()) {
         case STARTED -> record(new StreamEvent.Started(runIds));
@@ -309,6 +326,7 @@ public final class Transcript {
         case RUN_FAILED -> record(StreamEvent.RunFailed.of(outcome.runs().get(mark.run())));
         case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
         case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
+        case TOOL_CALLED, TOOL_RESULT -> record(outcome.tools().get(toolIndex++));
       }
     }
   }

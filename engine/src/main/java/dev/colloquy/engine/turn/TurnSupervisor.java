@@ -27,6 +27,12 @@ import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.ToolCall;
+import dev.colloquy.engine.model.ToolSpec;
+import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.tool.EscalateToHumanTool;
+import dev.colloquy.engine.tool.ToolContext;
+import dev.colloquy.engine.tool.Toolbox;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +85,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
+  /** A run's answer asks for tools: a {@link ToolRound} runs them and the results go back to {@code replyTo}. */
+  record ToolsAsked(int runIndex, List<ToolCall> calls, ActorRef<Avatar.Command> replyTo) implements Command {}
+
+  record ToolRoundEnded(int runIndex, List<StreamEvent.ToolResulted> results, ActorRef<Avatar.Command> avatar)
+      implements Command {}
+
   private record AvatarStopped(int runIndex) implements Command {}
 
   /** The number of the transcript's readers changed (a client came or went). */
@@ -103,6 +115,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
+  private final Toolbox toolbox;
+  /** Whose turn the runs' tool calls serve; null until the runs start. */
+  private ToolContext toolContext;
+  private int toolRounds;
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
@@ -134,6 +150,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
+    this.toolbox = Toolbox.of(services);
     this.transcript = transcript;
     context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
     emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
@@ -210,6 +227,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
+        .onMessage(ToolsAsked.class, this::onToolsAsked)
+        .onMessage(ToolRoundEnded.class, this::onToolRoundEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
@@ -377,17 +396,56 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     runsStarted = true;
     List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens()));
     MemoryRecall.prompt(recalled).ifPresent(known -> messages.add(1, ChatMessage.system(known)));
+    if (routed != null) {
+      toolContext = new ToolContext(plan.tenantId(), plan.userId(), plan.sessionId(), plan.turnId(), routed.intent(),
+          routed.config());
+    }
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
       ChatModel model = answerer(run);
-      ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
+      ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens, tools(model), List.of());
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
-              Avatar.create(i, run, model, request, transcript.run(i), services.llm(), getContext().getSelf())),
+              Avatar.create(i, run, model, request, transcript.run(i), services.llm(),
+                  services.agent().settings().tools().maxSteps(), getContext().getSelf())),
           "run-" + i);
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
+  }
+
+  /** The tools a run's model is offered: none for the agent's own replies and the offline responder. */
+  private List<ToolSpec> tools(ChatModel model) {
+    if (toolContext == null || !services.agent().settings().tools().enabled() || model instanceof CannedReply
+        || model.provider().equals(OfflineResponder.PROVIDER)) {
+      return List.of();
+    }
+    return toolbox.offered(toolContext);
+  }
+
+  private Behavior<Command> onToolsAsked(ToolsAsked asked) {
+    if (cancelReason != null || pendingTerminal != null || !avatars.containsKey(asked.runIndex())) {
+      return this;
+    }
+    getContext().spawn(Behaviors.withMdc(ToolRound.Command.class, logContext(plan),
+            ToolRound.create(asked.runIndex(), plan.runs().get(asked.runIndex()).runId(), asked.calls(), toolbox,
+                toolContext, services.agent().settings().tools().timeout(), transcript, logContext(plan),
+                getContext().getSelf(), asked.replyTo())),
+        "tools-" + asked.runIndex() + "-" + (++toolRounds));
+    return this;
+  }
+
+  /** A successful {@code escalate_to_human} escalates the session, as the rules would have, and ends the loop. */
+  private Behavior<Command> onToolRoundEnded(ToolRoundEnded ended) {
+    boolean handedOver = ended.results().stream()
+        .anyMatch(result -> result.ok() && result.tool().equals(EscalateToHumanTool.NAME));
+    if (handedOver && escalation == null && pendingTerminal == null) {
+      escalation = EscalationReason.AGENT_REQUESTED;
+      getContext().getLog().info("The model escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation));
+    }
+    ended.avatar().tell(new Avatar.ToolsAnswered(ended.results(), handedOver));
+    return this;
   }
 
   /** The model of a run, or the agent itself when no model may answer this message. */
@@ -489,7 +547,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace());
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace(),
+        transcript.toolEvents());
   }
 
   private AgentTrace trace() {

@@ -59,6 +59,15 @@ class WireSerializationTest {
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
           List.of("m-1"), List.of("prefers email")));
+  private static final StreamEvent.ToolCalled CALLED =
+      new StreamEvent.ToolCalled("r1", "call_1", "knowledge_retrieval", "{\"query\":\"refunds\"}");
+  private static final StreamEvent.ToolResulted RESULT =
+      new StreamEvent.ToolResulted("r1", "call_1", "knowledge_retrieval", false, "{\"error\":\"timed_out\"}", 1000);
+  private static final TurnOutcome TOOL_OUTCOME = new TurnOutcome(List.of(RUN), List.of(), 0, List.of(),
+      List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.ofRun(FrameMark.Kind.TOOL_CALLED, 0),
+          FrameMark.ofRun(FrameMark.Kind.TOOL_RESULT, 0), FrameMark.tokens(0, 4, 15),
+          FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0)), 40,
+      new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.OFFLINE, null, false, List.of(), List.of()), List.of(CALLED, RESULT));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -91,6 +100,8 @@ class WireSerializationTest {
         new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
+        CALLED,
+        RESULT,
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -190,8 +201,43 @@ class WireSerializationTest {
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
         new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
         new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
-        new ChatSession.SessionHandedBack(AT));
+        new ChatSession.SessionHandedBack(AT),
+        new ChatSession.TurnCompleted("t3", "m3", TOOL_OUTCOME, AT));
     events.forEach(WireSerializationTest::roundTrips);
+  }
+
+  @Test
+  void aTurnWithToolCallsReplaysItsCallsAndResultsWhereTheyWere() {
+    List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "openai-compatible", "m")), TOOL_OUTCOME,
+        TurnEnding.Completed.of("m1", TOOL_OUTCOME), 0);
+
+    assertThat(replay).extracting(TurnFrame::event).startsWith(new StreamEvent.Started(List.of("r1")), CALLED, RESULT,
+        new StreamEvent.Token("r1", "text"), new StreamEvent.Token("r1", " \r\n with breaks"));
+    assertThat(replay).extracting(TurnFrame::id).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+  }
+
+  /** A turn's outcome as journaled before tools: the fields it had then. */
+  record OutcomeBeforeTools(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs, AgentTrace agent) {}
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnCompleted")
+  record TurnCompletedBeforeTools(String turnId, String messageId, OutcomeBeforeTools outcome, Instant at)
+      implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeToolsReadsWithoutAny() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnCompleted.class);
+    byte[] journaled = serializer.toBinary(new TurnCompletedBeforeTools("t2", "m2", new OutcomeBeforeTools(
+        AGENT_OUTCOME.runs(), AGENT_OUTCOME.citations(), AGENT_OUTCOME.confidence(), AGENT_OUTCOME.gaps(),
+        AGENT_OUTCOME.frames(), AGENT_OUTCOME.latencyMs(), AGENT_OUTCOME.agent()), AT));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(new ChatSession.TurnCompleted("t2", "m2",
+        AGENT_OUTCOME, AT)));
+
+    assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT));
+    assertThat(((ChatSession.TurnCompleted) read).outcome().tools()).isEmpty();
   }
 
   /** A deletion as journaled before it carried the session's summary: its type id and its one field. */

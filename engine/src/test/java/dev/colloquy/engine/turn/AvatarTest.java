@@ -42,7 +42,7 @@ class AvatarTest {
 
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
     ChatRequest request = new ChatRequest("m", List.of(), List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, transcript.run(0), llm,
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, transcript.run(0), llm, 4,
         supervisor.ref()));
   }
 

@@ -54,6 +54,7 @@ final class EdgeFrames implements TurnFrames.Translator<EdgeFrames.Event> {
       // The agent's decisions have no frame in this seed's contract.
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> List.of(new Event("chat.done", new Done(requestId, completed.messageId(),
           new Usage(completed.usage().promptTokens(), completed.usage().completionTokens()), traceId,
           completed.latencyMs())));

@@ -71,6 +71,7 @@ final class FanOutEvents {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
     };
     if (events.isEmpty()) {
       return List.of(DialectSse.idOnly(frame.id()));

@@ -83,6 +83,7 @@ final class OpenAiChunks {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
     };
   }
 

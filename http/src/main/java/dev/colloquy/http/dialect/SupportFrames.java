@@ -46,6 +46,7 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
         escalated = handed;
         yield List.of();
       }
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, escalated, completed)));
       case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled ->

@@ -61,6 +61,7 @@ final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames
       // The agent's decisions have no frame in this seed's contract.
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> completed();
       case TurnEnding.Failed failed -> List.of(new Event("error", new ErrorData(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled -> List.of(new Event("error",

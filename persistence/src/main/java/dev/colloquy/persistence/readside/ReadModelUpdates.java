@@ -217,10 +217,19 @@ final class ReadModelUpdates {
   private void execute(String sql, Object... parameters) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {
-        statement.setObject(i + 1, parameters[i]);
+        statement.setObject(i + 1, parameters[i] instanceof String text ? storable(text) : parameters[i]);
       }
       statement.executeUpdate();
     }
+  }
+
+  /**
+   * PostgreSQL's text holds every character but NUL, which a message or a model's answer may carry
+   * (the journal keeps it): refused, it would stop the projection for every session behind it. The
+   * read tables get U+FFFD in its place.
+   */
+  private static String storable(String text) {
+    return text.indexOf('\u0000') < 0 ? text : text.replace('\u0000', '\ufffd');
   }
 
   private static OffsetDateTime time(Instant at) {

@@ -20,11 +20,15 @@ import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -114,8 +118,12 @@ public final class OpenAiChatModel implements ChatModel {
         case ASSISTANT -> params.addAssistantMessage(message.content());
       }
     }
+    if (!request.tools().isEmpty() || !request.exchanges().isEmpty()) {
+      ToolMessages.add(params, request);
+    }
     return params.build();
   }
+
 
   /**
    * One streaming call. Cancel may come from another thread at any moment, even before the
@@ -155,6 +163,10 @@ public final class OpenAiChatModel implements ChatModel {
         Thread.interrupted();
       }
       if (!cancelled.get()) {
+        List<ToolCall> calls = answer.toolCalls();
+        if (!calls.isEmpty()) {
+          listener.onToolCalls(calls);
+        }
         listener.onComplete(
             answer.usage != null
                 ? answer.usage
@@ -172,10 +184,14 @@ public final class OpenAiChatModel implements ChatModel {
     }
   }
 
-  /** The run's answer as it streams: each token goes to the listener as it is read. */
+  /**
+   * The run's answer as it streams: each token goes to the listener as it is read; the tool calls
+   * it asks for are assembled from their pieces (by index) and told at the end.
+   */
   private static final class Answer implements CompletionChunks.Handler {
     private final ChatListener listener;
     private final StringBuilder text = new StringBuilder();
+    private final Map<Integer, PendingCall> calls = new TreeMap<>();
     private TokenUsage usage;
 
     Answer(ChatListener listener) {
@@ -192,6 +208,38 @@ public final class OpenAiChatModel implements ChatModel {
     public void usage(TokenUsage reported) {
       usage = reported;
     }
+
+    @Override
+    public void toolCall(int index, String id, String name, String arguments) {
+      PendingCall call = calls.computeIfAbsent(index, ignored -> new PendingCall());
+      if (id != null) {
+        call.id = id;
+      }
+      if (name != null) {
+        call.name = call.name == null ? name : call.name + name;
+      }
+      if (arguments != null) {
+        call.arguments.append(arguments);
+      }
+    }
+
+    /** The calls asked for, in index order; one without an id gets one, so that its result can name it. */
+    List<ToolCall> toolCalls() {
+      List<ToolCall> assembled = new ArrayList<>(calls.size());
+      calls.forEach((index, call) -> {
+        if (call.name != null) {
+          assembled.add(new ToolCall(call.id != null ? call.id : "call_" + index, call.name,
+              call.arguments.isEmpty() ? "{}" : call.arguments.toString()));
+        }
+      });
+      return assembled;
+    }
+  }
+
+  private static final class PendingCall {
+    private String id;
+    private String name;
+    private final StringBuilder arguments = new StringBuilder();
   }
 
   static ModelException translate(Exception e, boolean midStream) {
