@@ -21,6 +21,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredFailoverPolicy;
 import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.ConfiguredModelChoice;
 import dev.colloquy.engine.tenant.TenantConfig;
@@ -72,8 +73,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.server.Directives;
@@ -133,9 +132,10 @@ public final class Colloquy implements AutoCloseable {
       knowledge.documents().resume();
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection())
-              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
-      joinCluster(system);
+              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown()))
+              .withFallback(ClusterFormation.pekkoConfig(settings.cluster(), config)).withFallback(config));
       InFlight turns = new InFlight();
+      ClusterFormation.join(system, settings.cluster());
       InFlight streams = new InFlight();
       MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
       MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
@@ -145,6 +145,7 @@ public final class Colloquy implements AutoCloseable {
           knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
               settings.limits().maxTokens()),
+          new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal(),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
               settings.agent(), memories, blocking, LinguaLanguageDetection.of(settings.language())));
       ChatSession.init(system, services);
@@ -202,6 +203,8 @@ public final class Colloquy implements AutoCloseable {
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      // Ready for the management endpoint only from here: before, the API does not listen yet.
+      NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
       GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), models.ids(),
@@ -244,14 +247,6 @@ public final class Colloquy implements AutoCloseable {
       }
     }
     return e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start: " + Failures.describe(e), e);
-  }
-
-  /** Without configured seed nodes the node forms a cluster of its own. */
-  private static void joinCluster(ActorSystem<?> system) {
-    if (system.settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
-      Cluster cluster = Cluster.get(system);
-      cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    }
   }
 
   /**

@@ -105,7 +105,7 @@ class ToolCallingIntegrationTest {
       assertThat(replay.readToEnd(WAIT)).isEqualTo(events);
     }
     JsonNode journal = app.api().get("/v1/sessions/" + sessionId + "/journal").json();
-    JsonNode tools = journal.findValue("tools");
+    JsonNode tools = lastTools(journal);
     assertThat(tools.findValuesAsText("type")).containsExactly("ToolCalled", "ToolResulted");
     assertThat(tools.findValuesAsText("tool")).containsOnly("knowledge_retrieval");
   }
@@ -200,13 +200,21 @@ class ToolCallingIntegrationTest {
     return opened.json().path("session_id").asText();
   }
 
+  /**
+   * The tool calls the journal's last entry with any holds: the latest turn's ending (a running turn's
+   * checkpoints journal the calls made so far before it, starting empty).
+   */
+  private static JsonNode lastTools(JsonNode journal) {
+    return journal.findValues("tools").getLast();
+  }
+
   /** Runs a turn of {@code user}'s session and returns its journaled tool results, in the calls' order. */
   private static List<JsonNode> toolResults(String sessionId, String message, String user) throws Exception {
     Api.Response turn = app.api().post("/v1/sessions/" + sessionId + "/turns", Api.turn(message), "X-User-Id", user);
     assertThat(turn.status()).as(turn.body()).isEqualTo(200);
     JsonNode journal = app.api().get("/v1/sessions/" + sessionId + "/journal").json();
     List<JsonNode> results = new java.util.ArrayList<>();
-    journal.findValue("tools").forEach(event -> {
+    lastTools(journal).forEach(event -> {
       if (event.path("type").asText().equals("ToolResulted")) {
         results.add(event);
       }

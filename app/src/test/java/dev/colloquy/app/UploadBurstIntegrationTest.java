@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A burst of large uploads against a node whose heap is smaller than the burst: 16 uploads of 12 MiB
  * at once (192 MiB) from four tenants into a node with a 192 MiB heap. Uploads stream to disk, so
  * every one is accepted, the node stays ready and its heap stays under its limit; one folded into
- * memory (and copied) would not fit. The full-size burst (50 × 20 MiB) is `colloquy bench uploads`.
+ * memory (and copied) would not fit. The full-size burst (52 × 20 MiB) is this test with
+ * {@code -Dburst.tenants=13 -Dburst.mib=20 -Dburst.heap=512m}.
  */
 class UploadBurstIntegrationTest {
 
@@ -45,7 +46,11 @@ class UploadBurstIntegrationTest {
       for (int i = 0; i < TENANTS; i++) {
         Api.Response created = node.api().withKey(ADMIN_TOKEN).post("/v1/admin/tenants", "{\"name\":\"burst-" + i + "\"}");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
-        tenants.add(node.api().withKey(created.json().path("api_key").asText()));
+        Api tenant = node.api().withKey(created.json().path("api_key").asText());
+        // Each tenant has used its key before its burst, as a real client has: a key first seen in the
+        // middle of the burst waits on the key store with everything else, which is not what is measured.
+        assertThat(tenant.get("/v1/knowledge/list").status()).isEqualTo(200);
+        tenants.add(tenant);
       }
       byte[] document = document();
 
@@ -68,7 +73,7 @@ class UploadBurstIntegrationTest {
       }
 
       long accepted = answers.stream().filter(answer -> answer.status() == 202).count();
-      assertThat(answers).extracting(Api.Response::status).as("answers").containsOnly(202, 429);
+      assertThat(answers).extracting(Api.Response::status).as("answers").isSubsetOf(202, 429);
       assertThat(accepted).isGreaterThanOrEqualTo(Math.min(answers.size(), BACKLOG));
       assertThat(answers).filteredOn(answer -> answer.status() == 429)
           .allSatisfy(answer -> assertThat(answer.json().at("/error/code").asText()).isEqualTo("INGEST_QUEUE_FULL"));
@@ -83,11 +88,19 @@ class UploadBurstIntegrationTest {
     }
   }
 
-  /** Text of the given size: a few distinct sentences over and over (ingests fast, compresses nothing away). */
+  /**
+   * UTF-8 text of the given size in bytes: a few distinct sentences over and over (ingests fast,
+   * compresses nothing away), with accented words so that a 20 MiB file stays under the 20 million
+   * characters of text a document may yield (max-extracted-chars).
+   */
   private static byte[] document() {
     StringBuilder text = new StringBuilder(UPLOAD_BYTES);
-    for (int i = 0; text.length() < UPLOAD_BYTES - 100; i++) {
-      text.append("Line ").append(i % 1000).append(" of the burst document describes shipping and returns.\n");
+    long bytes = 0;
+    for (int i = 0; bytes < UPLOAD_BYTES - 200; i++) {
+      String line = "Line " + i % 1000 + " of the burst document: expédition à Lyon, délai réduit, retour gratuit, "
+          + "reçu exigé, été comme hiver.\n";
+      text.append(line);
+      bytes += line.getBytes(StandardCharsets.UTF_8).length;
     }
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }

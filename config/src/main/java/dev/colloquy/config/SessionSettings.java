@@ -13,7 +13,23 @@ public record SessionSettings(
     int historyWindow,
     int retrievalLimit,
     Duration retrievalTimeout,
-    Duration idleCheckInterval) {
+    Duration idleCheckInterval,
+    Checkpoint checkpoint) {
+
+  /**
+   * A running turn journals what it has streamed every {@code frames} frames or every {@code interval},
+   * whichever comes first, so that another node can take it over after a crash.
+   */
+  public record Checkpoint(int frames, Duration interval) {
+
+    /**
+     * How many frames a turn may stream beyond its last journaled checkpoint: two intervals, so the
+     * next checkpoint is normally written long before the stream would have to wait for it.
+     */
+    public int reserve() {
+      return 2 * frames;
+    }
+  }
 
   static SessionSettings create(SettingsReader reader) {
     return new SessionSettings(
@@ -26,6 +42,8 @@ public record SessionSettings(
         reader.intInRange("colloquy.session.history-window", 0, 1000),
         reader.intInRange("colloquy.session.retrieval-limit", 1, 100),
         reader.positiveDuration("colloquy.session.retrieval-timeout"),
-        reader.positiveDuration("colloquy.session.idle-check-interval"));
+        reader.positiveDuration("colloquy.session.idle-check-interval"),
+        new Checkpoint(reader.intInRange("colloquy.session.checkpoint.frames", 1, 100_000),
+            reader.positiveDuration("colloquy.session.checkpoint.interval")));
   }
 }

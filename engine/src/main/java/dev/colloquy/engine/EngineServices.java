@@ -7,12 +7,16 @@ import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.FailoverPolicy;
 import dev.colloquy.engine.tenant.TenantConfig;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the engine's actors need from the outside world; the app decides which implementations run.
  * {@code turns} are the turns running on this node; {@code answerBudgets} gives the {@code max_tokens}
- * of each tenant's model calls. {@code logContent} is false in production: no message content may reach a log line.
+ * of each tenant's model calls; {@code failover} whether a turn a crashed node left running runs again;
+ * {@code journalReachable} whether the journal's database answers now (a session writes no checkpoint
+ * while it does not, so that a write that cannot succeed never holds up its commands). {@code logContent} is false in production: no message content may reach a log line.
  * {@code agent} is what the agent's steps of a turn need (the tenants' configurations, its settings).
  */
 public record EngineServices(
@@ -25,6 +29,8 @@ public record EngineServices(
     EngineMetrics metrics,
     boolean logContent,
     AnswerBudgets answerBudgets,
+    FailoverPolicy failover,
+    BooleanSupplier journalReachable,
     AgentServices agent) {
 
   /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
@@ -34,7 +40,23 @@ public record EngineServices(
   public EngineServices(SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge,
       JournalPurger purger, InFlight turns, EngineMetrics metrics, boolean logContent, AnswerBudgets answerBudgets) {
     this(session, llm, models, knowledge, purger, turns, metrics, logContent, answerBudgets,
-        AgentServices.fixed(TenantConfig.NO_CHANGE));
+        FailoverPolicy.INTERRUPT, () -> true);
+  }
+
+  /** Services whose agent follows the same unconfigured tenant, with their failover policy and journal probe. */
+  public EngineServices(SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge,
+      JournalPurger purger, InFlight turns, EngineMetrics metrics, boolean logContent, AnswerBudgets answerBudgets,
+      FailoverPolicy failover, BooleanSupplier journalReachable) {
+    this(session, llm, models, knowledge, purger, turns, metrics, logContent, answerBudgets, failover,
+        journalReachable, AgentServices.fixed(TenantConfig.NO_CHANGE));
+  }
+
+  /** Services with their agent, whose turns a crashed node left running end interrupted. */
+  public EngineServices(SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge,
+      JournalPurger purger, InFlight turns, EngineMetrics metrics, boolean logContent, AnswerBudgets answerBudgets,
+      AgentServices agent) {
+    this(session, llm, models, knowledge, purger, turns, metrics, logContent, answerBudgets,
+        FailoverPolicy.INTERRUPT, () -> true, agent);
   }
 
   /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */

@@ -46,7 +46,7 @@ public final class ApiRoutes extends AllDirectives {
     MetricsRoutes metrics = new MetricsRoutes(observability.scrape());
     RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
-    JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
+    JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"), List.of("/v1/sessions/import"));
     BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
         newTurns.guard(() -> tenantRoutes.apply(principal, traceId)),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),

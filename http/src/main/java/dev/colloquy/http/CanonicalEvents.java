@@ -52,6 +52,8 @@ public final class CanonicalEvents {
   record RunFailed(String sessionId, String turnId, String traceId, String runId, String provider, String model,
       String code, String message) {}
 
+  record TurnRestarted(String sessionId, String turnId, String traceId, List<String> runIds, String reason) {}
+
   /** {@code language}: the ISO 639-1 code the message was detected in, null when unknown. */
   record IntentRouted(String sessionId, String turnId, String traceId, String intent, String language) {}
 
@@ -78,6 +80,7 @@ public final class CanonicalEvents {
       case StreamEvent.GapFound e -> "gap";
       case StreamEvent.RunCompleted e -> "run.completed";
       case StreamEvent.RunFailed e -> "run.failed";
+      case StreamEvent.Restarted e -> "turn.restarted";
       case StreamEvent.IntentRouted e -> "intent";
       case StreamEvent.Escalated e -> "escalation";
       case StreamEvent.ToolCalled e -> "tool.called";
@@ -106,6 +109,7 @@ public final class CanonicalEvents {
       }
       case StreamEvent.RunFailed e ->
           new RunFailed(session, turn, trace, e.runId(), e.provider(), e.model(), e.code(), e.message());
+      case StreamEvent.Restarted e -> new TurnRestarted(session, turn, trace, e.runIds(), e.reason());
       case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName(), e.language());
       case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case StreamEvent.ToolCalled e -> new ToolCalled(session, turn, trace, e.runId(), e.callId(), e.tool(), e.arguments());

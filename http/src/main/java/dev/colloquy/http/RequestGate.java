@@ -57,6 +57,8 @@ final class RequestGate extends AllDirectives {
     return request.method().equals(HttpMethods.POST)
         && (((underSessions(path) || underConversations(path))
                 && (path.size() == 2 || (path.size() == 4 && path.get(3).equals("turns"))))
+            || (underSessions(path) && path.size() == 4 && path.get(3).equals("fork"))
+            || (underSessions(path) && path.size() == 3 && path.get(2).equals("import"))
             || path.equals(CHAT_COMPLETIONS));
   }
 

@@ -61,6 +61,7 @@ public final class SessionRoutes extends AllDirectives {
   private static final long COALESCED_BYTES = 16 * 1024;
 
   private final SessionGateway sessions;
+  private final ForkRoutes forks;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
@@ -71,6 +72,7 @@ public final class SessionRoutes extends AllDirectives {
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics, Admission admission) {
     this.sessions = sessions;
+    this.forks = new ForkRoutes(sessions);
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
@@ -84,6 +86,7 @@ public final class SessionRoutes extends AllDirectives {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
         pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(caller, body),
             view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
+        path("import", () -> post(() -> body(body -> forks.importJournal(caller, body)))),
         pathPrefix(segment(), sessionId -> sessionRoute(caller, validSessionId(sessionId), traceIds)))));
   }
 
@@ -96,6 +99,7 @@ public final class SessionRoutes extends AllDirectives {
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
+        path("fork", () -> post(() -> body(body -> forks.fork(caller, sessionId, body)))),
         path("handback", () -> post(() -> onSuccess(handBack(caller, sessionId),
             view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
         pathPrefix("turns", () -> concat(

@@ -45,8 +45,15 @@ final class JournalPrinter {
       case ChatSession.TurnCancelled e -> "turn=" + e.turnId() + " reason=" + e.reason()
           + (e.outcome().runs().isEmpty() ? "" : " runs=" + runs(e.outcome().runs()));
       case ChatSession.NarrativeStateMerged e -> "delta=" + e.delta();
+      case ChatSession.TurnCheckpointed e -> "turn=" + e.turnId() + " frames=" + e.checkpoint().frames().size()
+          + " reserved_through=" + e.checkpoint().reservedThrough();
+      case ChatSession.TurnRestarted e -> "turn=" + e.turnId() + " reason=" + e.cutShort().reason()
+          + " restart_frame=" + e.cutShort().restartFrameId() + " models="
+          + e.runs().stream().map(run -> run.model()).toList();
       case ChatSession.SessionClosed e -> "reason=" + e.reason() + " turns=" + e.summary().turns()
           + " duration_ms=" + e.summary().durationMs();
+      case ChatSession.SessionForked e -> "from=" + e.fromSessionId() + " at_turn=" + e.atTurn() + " inherited_turns="
+          + e.turns().size();
       case ChatSession.SessionDeleted e -> "";
       case ChatSession.SessionEscalated e -> "turn=" + e.turnId() + " reason=" + e.reason().wireName();
       case ChatSession.SessionHandedBack e -> "";

@@ -38,7 +38,13 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     INTENT,
     ESCALATION,
     TOOL_CALLED,
-    TOOL_RESULT
+    TOOL_RESULT,
+    /**
+     * Not a frame: the frames after this point were streamed but never journaled (their node
+     * crashed after its last checkpoint), so the turn's terminal frame takes
+     * {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, above any id a client may have seen.
+     */
+    LOST
   }
 
   private static final int[] NONE = new int[0];

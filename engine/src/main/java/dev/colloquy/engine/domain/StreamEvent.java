@@ -18,6 +18,7 @@ import java.util.List;
   @JsonSubTypes.Type(value = StreamEvent.GapFound.class, name = "GapFound"),
   @JsonSubTypes.Type(value = StreamEvent.RunCompleted.class, name = "RunCompleted"),
   @JsonSubTypes.Type(value = StreamEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = StreamEvent.Restarted.class, name = "Restarted"),
   @JsonSubTypes.Type(value = StreamEvent.IntentRouted.class, name = "IntentRouted"),
   @JsonSubTypes.Type(value = StreamEvent.Escalated.class, name = "Escalated"),
   @JsonSubTypes.Type(value = StreamEvent.ToolCalled.class, name = "ToolCalled"),
@@ -27,8 +28,8 @@ import java.util.List;
   @JsonSubTypes.Type(value = TurnEnding.Cancelled.class, name = "Cancelled")
 })
 public sealed interface StreamEvent extends CborSerializable permits StreamEvent.Started, StreamEvent.Retrieved,
-    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.IntentRouted,
-    StreamEvent.Escalated, StreamEvent.ToolEvent, TurnEnding {
+    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.Restarted,
+    StreamEvent.IntentRouted, StreamEvent.Escalated, StreamEvent.ToolEvent, TurnEnding {
 
   default boolean terminal() {
     return false;
@@ -51,6 +52,12 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
       return new RunFailed(run.runId(), run.provider(), run.model(), run.errorCode(), run.errorMessage());
     }
   }
+
+  /**
+   * The turn's node was lost and another node runs the turn again from the start, with new runs: what
+   * the frames before this one said is superseded, not continued.
+   */
+  record Restarted(List<String> runIds, String reason) implements StreamEvent {}
 
   /**
    * How the agent routed the message, before any retrieval, and the language the message was

@@ -44,6 +44,7 @@ public record SessionState(
     String closeReason,
     SessionSummary summary,
     String characterId,
+    int inheritedTurns,
     EscalationReason escalationReason,
     List<ChatMessage> context,
     RollingSummary rollingSummary)
@@ -60,7 +61,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, null, List.of(), null);
+        List.of(), emptyObject(), null, null, null, 0, null, List.of(), null);
   }
 
   public boolean exists() {
@@ -209,10 +210,12 @@ public record SessionState(
     return lastActivity().plus(timeout);
   }
 
+  /** What the session amounted to, for billing: a fork's inherited turns were billed to its original. */
   public SessionSummary summarize(Instant closedAt) {
     Map<String, Usage> usage = new LinkedHashMap<>();
     int completed = 0;
-    for (TurnRecord turn : turns) {
+    List<TurnRecord> own = turns.subList(inheritedTurns, turns.size());
+    for (TurnRecord turn : own) {
       if (turn.status() == TurnStatus.COMPLETED) {
         completed++;
       }
@@ -225,7 +228,7 @@ public record SessionState(
         }
       }
     }
-    return new SessionSummary(turns.size(), completed, usage, createdAt, closedAt,
+    return new SessionSummary(own.size(), completed, usage, createdAt, closedAt,
         Duration.between(createdAt, closedAt).toMillis());
   }
 
@@ -251,33 +254,38 @@ public record SessionState(
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), null,
-          e.context(), null);
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
+          null, e.context(), null);
+      case ChatSession.SessionForked e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
+          e.title(), createdAt, e.at(), e.turns(), e.narrativeState(), closeReason, summary, characterId,
+          e.turns().size(), escalationReason, context, rollingSummary);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
+      case ChatSession.TurnCheckpointed e -> end(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
+      case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
       case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, escalationReason,
-          context, rollingSummary);
+          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns,
+          escalationReason, context, rollingSummary);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null, null, List.of(), null);
+          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(), null);
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          e.reason(), context, rollingSummary);
+          inheritedTurns, e.reason(), context, rollingSummary);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
-          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null,
-          context, rollingSummary);
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          inheritedTurns, null, context, rollingSummary);
       case ChatSession.HistorySummarized e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
-          title, createdAt, updatedAt, turns, narrativeState, closeReason, summary, characterId, escalationReason,
-          context, e.summary());
+          title, createdAt, updatedAt, turns, narrativeState, closeReason, summary, characterId, inheritedTurns,
+          escalationReason, context, e.summary());
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, escalationReason, context, rollingSummary);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, rollingSummary);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

@@ -2,8 +2,10 @@ package dev.colloquy.engine.session;
 
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.TurnStatus;
 import java.time.Instant;
 import java.util.List;
@@ -25,11 +27,19 @@ public record TurnRecord(
     String assistantMessageId,
     String endCode,
     String endMessage,
-    TurnOutcome outcome)
+    TurnOutcome outcome,
+    TurnProgress progress,
+    List<TurnAttempt> attempts)
     implements CborSerializable {
 
+  /**
+   * {@code progress} is what the running turn's checkpoints journaled (null once it ended, and for
+   * turns journaled before checkpoints); {@code attempts} are the attempts lost nodes cut short before
+   * the one that {@code runs} and {@code outcome} describe (none in snapshots taken before restarts).
+   */
   public TurnRecord {
     runs = List.copyOf(runs);
+    attempts = attempts == null ? List.of() : List.copyOf(attempts);
   }
 
   /**
@@ -45,7 +55,22 @@ public record TurnRecord(
       String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
       List<RunSpec> runs, Instant at) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, at,
-        TurnStatus.PENDING, null, null, null, null, null);
+        TurnStatus.PENDING, null, null, null, null, null, null, List.of());
+  }
+
+  /** A checkpoint of the running attempt was journaled. */
+  TurnRecord checkpointed(TurnProgress.Checkpoint checkpoint) {
+    TurnProgress now = progress == null ? TurnProgress.opening(0) : progress;
+    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt, status,
+        endedAt, assistantMessageId, endCode, endMessage, outcome, now.plus(checkpoint), attempts);
+  }
+
+  /** Another node runs the turn again with {@code newRuns}; the attempt cut short is kept for replay. */
+  TurnRecord restarted(TurnAttempt cutShort, List<RunSpec> newRuns) {
+    List<TurnAttempt> all = new java.util.ArrayList<>(attempts);
+    all.add(cutShort);
+    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, newRuns, acceptedAt, status,
+        endedAt, assistantMessageId, endCode, endMessage, outcome, null, all);
   }
 
   /** The turn ended: its ending is kept in the fields a snapshot has always had. */
@@ -60,7 +85,7 @@ public record TurnRecord(
   private TurnRecord ended(TurnEnding ending, Instant at, String assistantMessageId, String code, String endMessage,
       TurnOutcome outcome) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt,
-        ending.status(), at, assistantMessageId, code, endMessage, outcome);
+        ending.status(), at, assistantMessageId, code, endMessage, outcome, null, attempts);
   }
 
   /** How the turn ended; it must have ended. */

@@ -25,6 +25,7 @@ import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
@@ -63,6 +64,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * themselves, so no actor is on a token's path), watches whether anyone reads it, and when every run
  * has ended it reports how the turn ended to its session and appends the terminal frame only after
  * the session has journaled it.
+ * While it runs it asks its session to journal checkpoints of what was streamed ({@link Checkpoints}),
+ * at a timer's tick or when the transcript signals that enough frames were recorded, and releases the
+ * frames each journaled checkpoint reserved to the transcript's readers.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
@@ -76,6 +80,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The session has journaled the outcome: send the terminal frame and stop. */
   public record OutcomePersisted() implements Command {}
+
+  /** The session has journaled a checkpoint: frames up to {@code reservedThrough} may be read. */
+  public record CheckpointJournaled(long reservedThrough) implements Command {}
+
+  /** The session could not journal the checkpoint now; a later one takes its frames again. */
+  public record CheckpointSkipped() implements Command {}
+
+  /** The checkpoint interval passed, or the transcript recorded the interval's frames. */
+  private record CheckpointDue(boolean tick) implements Command {}
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
@@ -108,16 +121,23 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record CancelDeadlinePassed() implements Command {}
 
+  /** What the supervisor asks its session to journal. */
+  public sealed interface Report {}
+
   /**
-   * What the supervisor reports to its session when the turn is over and must be journaled, with the
-   * rolling summary its prompt needed (null when it made none).
+   * The turn is over and must be journaled, with the rolling summary its prompt needed (null when it
+   * made none).
    */
-  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome, RollingSummary summary) {
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome, RollingSummary summary)
+      implements Report {
 
     public Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {
       this(turnId, ending, outcome, null);
     }
   }
+
+  /** The frames streamed since the last checkpoint; answered with {@link CheckpointJournaled}. */
+  public record Checkpoint(String turnId, TurnProgress.Checkpoint checkpoint) implements Report {}
 
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
@@ -125,7 +145,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
   private TurnPlan plan;
   private final EngineServices services;
-  private final ActorRef<Ended> session;
+  private final ActorRef<Report> session;
+  private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
@@ -167,7 +188,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       TurnPlan plan,
       Transcript transcript,
       EngineServices services,
-      ActorRef<Ended> session) {
+      ActorRef<Report> session) {
     super(context);
     this.timers = timers;
     this.plan = plan;
@@ -177,8 +198,17 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.toolbox = Toolbox.of(services);
     this.transcript = transcript;
     this.agentCalls = new AgentCalls(services.llm());
-    context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
+    ActorRef<Command> self = context.getSelf();
+    this.checkpoints = new Checkpoints(services.session().checkpoint(), transcript,
+        () -> self.tell(new CheckpointDue(false)));
+    if (transcript.restarted()) {
+      context.getLog().info("Turn started again after its node was lost, with models {}",
+          plan.runs().stream().map(RunSpec::model).toList());
+    } else {
+      context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
+      emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
+    }
+    timers.startTimerAtFixedRate("checkpoint", new CheckpointDue(true), checkpoints.interval());
     if (plan.handoff()) {
       retrievalEnded = true;
     } else {
@@ -194,7 +224,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
         new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
-    ActorRef<Command> self = context.getSelf();
     transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
     readers = transcript.readers();
     startGraceTimer();
@@ -203,7 +232,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** {@code transcript} is where the turn's frames go; the session hands out its readers. */
   public static Behavior<Command> create(TurnPlan plan, Transcript transcript, EngineServices services,
-      ActorRef<Ended> session) {
+      ActorRef<Report> session) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
@@ -284,6 +313,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
+        .onMessage(CheckpointDue.class, due -> checkpointIfDue(due.tick()))
+        .onMessage(CheckpointJournaled.class, journaled -> {
+          checkpoints.journaled(journaled.reservedThrough());
+          return checkpointIfDue(false);
+        })
+        .onMessage(CheckpointSkipped.class, skipped -> {
+          checkpoints.skipped();
+          return this;
+        })
         .onSignal(PostStop.class, signal -> {
           services.turns().ended(getContext().getSelf());
           return onStopped();
@@ -701,5 +739,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void emit(StreamEvent event) {
     transcript.record(event);
+  }
+
+  private Behavior<Command> checkpointIfDue(boolean tick) {
+    if (pendingTerminal == null) {
+      checkpoints.due(tick, outcomes).ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+    }
+    return this;
   }
 }

@@ -23,7 +23,9 @@ import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
@@ -101,6 +103,7 @@ class WireSerializationTest {
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.Restarted(List.of("r3"), "node_lost"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
         new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY, "fr"),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
@@ -202,6 +205,15 @@ class WireSerializationTest {
         new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(FrameMark.tokens(0, 5), FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, 1)),
+            List.of("text ", ""), List.of(FAILED), List.of(CITATION), 0.66, List.of(GAP), 42, null, null, List.of()), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), List.of(""),
+            List.of(), List.of(), 0, List.of(), 44, Intent.DOMAIN_QUERY, EscalationReason.USER_REQUESTED, List.of()), AT),
+        new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "p", "m")),
+            new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
+                FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "p", "m")), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
         new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
@@ -251,6 +263,28 @@ class WireSerializationTest {
   @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
   @JsonTypeName("SessionDeleted")
   record SessionDeletedWithoutSummary(Instant at) implements CborSerializable {}
+
+  /** A snapshot taken before turns had checkpoints and restarts: its turns read with neither. */
+  @Test
+  void aSnapshotTakenBeforeCheckpointsReadsWithoutProgressOrEarlierAttempts() throws Exception {
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "p", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(SessionState.class);
+    com.fasterxml.jackson.databind.ObjectMapper cbor =
+        new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.cbor.CBORFactory());
+    JsonNode tree = cbor.readTree(serializer.toBinary(state));
+    tree.path("turns").forEach(turn -> ((com.fasterxml.jackson.databind.node.ObjectNode) turn).remove(
+        List.of("progress", "attempts")));
+    assertThat(tree.path("turns").get(0).has("attempts")).isFalse();
+
+    SessionState read = (SessionState) serializer.fromBinary(cbor.writeValueAsBytes(tree), serializer.manifest(state));
+
+    assertThat(read).isEqualTo(state);
+    assertThat(read.turn("t1").orElseThrow().attempts()).isEmpty();
+  }
 
   @Test
   void aDeletionJournaledBeforeItCarriedTheSummaryStillReadsWithoutOne() throws Exception {
@@ -419,6 +453,26 @@ class WireSerializationTest {
         replyTo));
     roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), null,
         List.of(ChatMessage.user("earlier"), ChatMessage.assistant("an answer")), replyTo));
+  }
+
+  @Test
+  void theForkAndImportCommandsRepliesAndEventRoundTrip() {
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "um", "hi", List.of(new RunSpec("r1", "p", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    var forked = new ChatSession.SessionForked("s0", 2, "A title", state.turns(),
+        JsonNodeFactory.instance.objectNode().put("completed_turns", 1), AT);
+    var opened = new ChatSession.SessionOpened("s0", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT, "c",
+        List.of());
+    roundTrips(forked);
+    roundTrips(new ChatSession.ForkSource(opened, forked, "again?"));
+    roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.GetForkSource(2,
+        testKit.<ChatSession.ForkAnswer>createTestProbe().getRef())));
+    roundTrips(new ChatSession.OpenFork(new ChatSession.ForkSource(opened, forked, null), replyTo));
+    roundTrips(new ChatSession.Import("acme", null, List.of(opened, forked), replyTo));
+    roundTrips(state.apply(forked));
   }
 
   @Test

@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * The main class of a parser JVM ({@link ParserProcesses}): reads one request per line on stdin,
  * parses the file it names with {@link DocumentParser} and writes one reply per line on stdout, until
  * stdin closes. Anything a parser library prints goes to stderr, which the parent discards, so that
- * stdout carries replies only.
+ * stdout carries replies only. It warms its parsers up ({@link ParserWarmUp}) before it says it is
+ * ready.
  */
 public final class ParserProcessMain {
 
@@ -20,6 +21,7 @@ public final class ParserProcessMain {
   public static void main(String[] args) throws Exception {
     PrintStream replies = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     System.setOut(System.err);
+    ParserWarmUp.run();
     replies.println(ParserWire.READY);
     replies.flush();
     BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -10,7 +10,9 @@ import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.TurnRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -44,6 +46,10 @@ final class ReadModelUpdates {
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
       case ChatSession.HistorySummarized e -> { }
+      // A turn's progress and restarts show in the read tables once it ends, with its outcome.
+      case ChatSession.TurnCheckpointed e -> { }
+      case ChatSession.TurnRestarted e -> { }
+      case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);
       case ChatSession.SessionEscalated e -> escalated(e);
@@ -67,6 +73,24 @@ final class ReadModelUpdates {
     message(e.userMessageId(), e.turnId(), "user", e.message(), null, null, e.at());
     update("UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ?", time(e.at()));
     new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
+  }
+
+  /**
+   * A fork shows the turns it inherited, with their messages; their usage was billed to the session
+   * they came from, so it is not added here.
+   */
+  private void forked(ChatSession.SessionForked e) throws SQLException {
+    for (TurnRecord turn : e.turns()) {
+      message(turn.userMessageId(), turn.turnId(), "user", turn.message(), null, null, turn.acceptedAt());
+      if (turn.status() == TurnStatus.COMPLETED) {
+        for (TurnOutcome.Answer answer : turn.outcome().answers(turn.assistantMessageId())) {
+          RunOutcome run = answer.run();
+          message(answer.messageId(), turn.turnId(), "assistant", run.text(), run.provider(), run.model(), turn.endedAt());
+        }
+      }
+    }
+    execute("UPDATE sessions SET title = ?, turn_count = ?, last_activity_at = ? WHERE session_id = ?",
+        e.title(), e.turns().size(), time(e.at()), sessionId);
   }
 
   /**
