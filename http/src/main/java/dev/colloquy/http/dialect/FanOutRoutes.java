@@ -18,6 +18,7 @@ import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SseKeepAlive;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.persistence.dialect.TurnSessions;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +63,7 @@ public final class FanOutRoutes extends AllDirectives {
   private final HttpMetrics metrics;
   private final Clock clock;
   private final Admission admission;
+  private final SseKeepAlive keepAlive;
 
   public FanOutRoutes(SessionGateway sessions, TurnSessions turnSessions, HttpSettings settings, HttpMetrics metrics,
       Clock clock, Admission admission) {
@@ -71,6 +73,7 @@ public final class FanOutRoutes extends AllDirectives {
     this.metrics = metrics;
     this.clock = clock;
     this.admission = admission;
+    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /** The conversations and turns of {@code caller}: another tenant's or user's answer as missing ones. */
@@ -155,7 +158,7 @@ public final class FanOutRoutes extends AllDirectives {
       FanOutEvents events = new FanOutEvents(turnId, reply.runs(), clock);
       Source<TurnFrame, NotUsed> frames = reply.frames().getSource().filter(frame -> frame.id() > afterId);
       return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(events::events),
-          settings.keepAlive(), List.of()));
+          keepAlive, List.of()));
     });
   }
 
