@@ -65,7 +65,6 @@ public final class SessionRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
-  private final SseKeepAlive keepAlive;
 
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
     this(sessions, settings, HttpMetrics.NONE, Admission.UNLIMITED);
@@ -77,7 +76,6 @@ public final class SessionRoutes extends AllDirectives {
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
-    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /**
@@ -296,7 +294,8 @@ public final class SessionRoutes extends AllDirectives {
     Source<ByteString, NotUsed> events = frames.map(writer::write)
         .batchWeighted(COALESCED_BYTES, chunk -> (long) chunk.size(), first -> first, ByteString::concat);
     // A comment every keep-alive interval whatever else flows, so proxies and clients can rely on it.
-    Source<ByteString, NotUsed> bytes = keepAlive.around(events);
+    Source<ByteString, NotUsed> bytes = events
+        .merge(Source.tick(settings.keepAlive(), settings.keepAlive(), SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
         .withStatus(StatusCodes.OK)
         .addHeader(RawHeader.create("Cache-Control", "no-cache"))
