@@ -9,6 +9,7 @@ import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.auth.Principal;
@@ -60,8 +61,9 @@ public final class EdgeRoutes extends AllDirectives {
 
   /** {@code embeddingModel}: the name of the model the knowledge base embeds with, the only one an embed job may name. */
   public EdgeRoutes(SessionGateway gateway, KnowledgeService knowledge, String embeddingModel, Executor blocking,
-      EdgeSettings edge, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+      EdgeSettings edge, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.rate = new SessionRate(gateway.system(), edge.sessionRequestsPerMinute(), settings.askTimeout());
     this.knowledge = knowledge;

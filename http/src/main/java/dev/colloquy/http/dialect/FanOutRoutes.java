@@ -12,6 +12,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -57,15 +58,17 @@ public final class FanOutRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Clock clock;
+  private final Admission admission;
   private final DialectErrors errors = new DialectErrors("Fan-out", FanOutRoutes::response);
 
   public FanOutRoutes(SessionGateway sessions, TurnSessions turnSessions, HttpSettings settings, HttpMetrics metrics,
-      Clock clock) {
+      Clock clock, Admission admission) {
     this.sessions = sessions;
     this.turnSessions = turnSessions;
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
+    this.admission = admission;
   }
 
   /** The conversations and turns of {@code caller}: another tenant's or user's answer as missing ones. */
@@ -119,10 +122,10 @@ public final class FanOutRoutes extends AllDirectives {
   private CompletionStage<TurnCreated> start(Principal caller, String conversationId, FanOutTurnRequest request,
       String traceId) {
     String turnId = UUID.randomUUID().toString();
-    return sessions.models().forFanOut(caller.tenantId(), request.models())
-        .thenCompose(models -> sessions.<ChatSession.TurnAnswer>ask(caller, conversationId, replyTo ->
-            new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, replyTo)))
-        .thenApply(FanOutRoutes::turn)
+    return admission.admit(place -> sessions.models().forFanOut(caller.tenantId(), request.models())
+            .thenCompose(models -> sessions.<ChatSession.TurnAnswer>ask(caller, conversationId, replyTo ->
+                new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, replyTo)))
+            .thenApply(FanOutRoutes::turn).thenApply(place::held))
         .thenCompose(reply -> turnSessions.record(turnId, conversationId, caller.tenantId()).thenApply(recorded -> {
           reply.frames().getSource().runWith(Sink.ignore(), sessions.system());
           return TurnCreated.toApi(conversationId, reply);

@@ -12,6 +12,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -48,8 +49,9 @@ public final class SupportRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final DialectErrors errors = new DialectErrors("Support", SupportRoutes::response);
 
-  public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+  public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.settings = settings;
   }

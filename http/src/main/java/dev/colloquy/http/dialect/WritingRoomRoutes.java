@@ -8,6 +8,7 @@ import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionState;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -47,8 +48,9 @@ public final class WritingRoomRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final DialectErrors errors = new DialectErrors("Writing Room", WritingRoomRoutes::response);
 
-  public WritingRoomRoutes(SessionGateway gateway, ChatListing chats, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+  public WritingRoomRoutes(SessionGateway gateway, ChatListing chats, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.chats = chats;
     this.settings = settings;
