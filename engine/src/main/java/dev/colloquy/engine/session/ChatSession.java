@@ -284,6 +284,8 @@ public final class ChatSession
   private boolean failingInterruptedTurns;
   /** Whether this incarnation recovered, so that leaving memory is counted only after coming in. */
   private boolean loaded;
+  /** Set once this incarnation has asked sharding to stop it. */
+  private boolean leaving;
 
   private ChatSession(
       String sessionId,
@@ -361,7 +363,32 @@ public final class ChatSession
 
   @Override
   public CommandHandlerWithReply<Command, Event, SessionState> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand(this::handle);
+    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand((state, command) -> {
+      ReplyEffect<Event, SessionState> effect = handle(state, command);
+      if (holdsNothing(state, command)) {
+        leaveMemory();
+      }
+      return effect;
+    });
+  }
+
+  /**
+   * A session that was never opened (any id a client makes up) or was deleted has nothing to keep
+   * in memory once it has answered: it leaves at once rather than after the passivation timeout,
+   * so that requests for random ids cost no memory. An {@code Open} of a new id is the exception.
+   */
+  private boolean holdsNothing(SessionState state, Command command) {
+    boolean opening = command instanceof Open && state.status() == SessionStatus.NEW;
+    return !state.exists() && !opening && supervisors.isEmpty() && waiting.isEmpty();
+  }
+
+  /** Asks sharding to stop this entity; messages that arrive meanwhile start it again. */
+  private void leaveMemory() {
+    if (shard != null && !leaving) {
+      leaving = true;
+      timers.cancel(PASSIVATION_TIMER);
+      shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
+    }
   }
 
   private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
@@ -611,6 +638,7 @@ public final class ChatSession
           notifyWaiting(deleted, queued);
           long deletionSeqNr = lastSequenceNumber(context);
           services.purger().purge(persistenceId().id(), deletionSeqNr);
+          leaveMemory();
         })
         .thenReply(delete.replyTo(), deleted -> new Done());
   }
