@@ -30,7 +30,6 @@ import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.Database;
-import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
@@ -111,7 +110,7 @@ public final class Colloquy implements AutoCloseable {
       InFlight turns = new InFlight();
       InFlight streams = new InFlight();
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
+          knowledge.search(), turns, operations.metrics(),
           !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
               settings.limits().maxTokens()));
       ChatSession.init(system, services);

@@ -17,7 +17,6 @@ public record EngineServices(
     LlmSettings llm,
     ModelCatalog models,
     KnowledgeBase knowledge,
-    JournalPurger purger,
     InFlight turns,
     EngineMetrics metrics,
     boolean logContent,
@@ -28,8 +27,8 @@ public record EngineServices(
 
   /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */
   public EngineServices(
-      SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge, JournalPurger purger) {
-    this(session, llm, models, knowledge, purger, new InFlight(), EngineMetrics.NONE, true,
+      SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge) {
+    this(session, llm, models, knowledge, new InFlight(), EngineMetrics.NONE, true,
         AnswerBudgets.fixed(DEFAULT_MAX_TOKENS));
   }
 }

@@ -91,7 +91,7 @@ class SessionRoutesTest {
     models.put("mock", new OpenAiChatModel(settings.llm(), blocking));
     models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
     ChatSession.init(testKit.system(), new EngineServices(settings.session(), settings.llm(),
-        new ModelCatalog(models, "mock"), new EmptyKnowledgeBase(), (id, seq) -> CompletableFuture.completedFuture(null)));
+        new ModelCatalog(models, "mock"), new EmptyKnowledgeBase()));
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
         new SessionListRoutes(SessionRoutesTest::listing),

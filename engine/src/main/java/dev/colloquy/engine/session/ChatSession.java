@@ -636,8 +636,6 @@ public final class ChatSession
         .persist(events)
         .thenRun(deleted -> {
           notifyWaiting(deleted, queued);
-          long deletionSeqNr = lastSequenceNumber(context);
-          services.purger().purge(persistenceId().id(), deletionSeqNr);
           leaveMemory();
         })
         .thenReply(delete.replyTo(), deleted -> new Done());

@@ -48,7 +48,6 @@ class ChatSessionTest {
   private static MockLlmServer mock;
 
   private EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> session;
-  private TestEngine.RecordingPurger purger;
   private String sessionId;
 
   @BeforeAll
@@ -76,12 +75,11 @@ class ChatSessionTest {
   }
 
   private void newSession(String overrides) {
-    purger = new TestEngine.RecordingPurger();
     String settings = "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = slow, max-retries = 0 }\n" + overrides;
     ColloquySettings parsed = TestEngine.settings(settings);
     ChatModel http = new OpenAiChatModel(parsed.llm(), Executors.newVirtualThreadPerTaskExecutor());
     EngineServices services = TestEngine.services(settings, Map.of("slow", http, "broken", http),
-        new EmptyKnowledgeBase(), purger);
+        new EmptyKnowledgeBase());
     sessionId = UUID.randomUUID().toString();
     session = EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(sessionId, services, null));
   }
@@ -432,13 +430,12 @@ class ChatSessionTest {
   }
 
   @Test
-  void deletingPurgesTheJournalAndTheIdIsNotReused() {
+  void aDeletedSessionsIdIsNotReused() {
     newSession("");
     open();
     var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(delete.reply()).isInstanceOf(ChatSession.Done.class);
     assertThat(delete.event()).isInstanceOf(ChatSession.SessionDeleted.class);
-    assertThat(purger.purged).containsExactly(ChatSession.persistenceId(sessionId).id() + "<2");
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
     var reopen = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), r));

@@ -52,7 +52,7 @@ class TurnSupervisorTest {
     turns = new InFlight();
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true,
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
         AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS));
     session = testKit.createTestProbe();
     subscriber = testKit.createTestProbe();

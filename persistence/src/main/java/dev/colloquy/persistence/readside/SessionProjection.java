@@ -20,7 +20,8 @@ import org.apache.pekko.persistence.query.Offset;
 /**
  * Keeps the read tables (sessions, their usage, messages, billing records) in step with the
  * journal: one exactly-once JDBC projection per session tag, spread over the cluster as a sharded
- * daemon process. Each event's changes and the projection's offset commit in one transaction.
+ * daemon process. Each event's changes and the projection's offset commit in one transaction; a
+ * deletion also purges the session's journal in it (see {@link DeletedJournalPurge}).
  */
 public final class SessionProjection {
 
@@ -54,6 +55,9 @@ public final class SessionProjection {
       String sessionId = PersistenceId.extractEntityId(envelope.persistenceId());
       session.withConnection(connection -> {
         new ReadModelUpdates(connection, sessionId).apply(envelope.event());
+        if (envelope.event() instanceof ChatSession.SessionDeleted) {
+          DeletedJournalPurge.before(connection, envelope.persistenceId(), envelope.sequenceNr());
+        }
         return null;
       });
     }
