@@ -46,6 +46,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final StringBuilder text = new StringBuilder();
+  private final ChatRequest request;
   private final ChatStream stream;
 
   private Avatar(
@@ -64,6 +65,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     this.model = model;
     this.llm = llm;
     this.supervisor = supervisor;
+    this.request = request;
     timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout());
     timers.startSingleTimer("total", new TimedOut("run"), llm.totalTimeout());
     this.stream = model.stream(request, listener(context.getSelf()));
@@ -106,10 +108,11 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     return newReceiveBuilder()
         .onMessage(TokenArrived.class, this::onToken)
         .onMessage(StreamDone.class, done -> end(RunOutcome.Status.COMPLETED, done.usage(), null, null))
-        .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, failed.error().code(), failed.error().getMessage()))
-        .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, ModelException.TIMEOUT,
-            "The model did not finish its " + timeout.what() + " in time"))
-        .onMessage(Cancel.class, cancel -> end(RunOutcome.Status.CANCELLED, TokenUsage.NONE, null, null))
+        .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, unreported(failed.error().code()),
+            failed.error().code(), failed.error().getMessage()))
+        .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, unreported(ModelException.TIMEOUT),
+            ModelException.TIMEOUT, "The model did not finish its " + timeout.what() + " in time"))
+        .onMessage(Cancel.class, cancel -> end(RunOutcome.Status.CANCELLED, unreported(null), null, null))
         .onSignal(PostStop.class, signal -> {
           stream.cancel();
           return this;
@@ -124,6 +127,17 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     return this;
   }
 
+  /**
+   * What a run that ended without the provider's count consumed, counted here: the prompt, which
+   * was sent (unless the endpoint refused the call before answering anything), and the text it
+   * streamed, which was generated and is paid for upstream.
+   */
+  private TokenUsage unreported(String errorCode) {
+    boolean refused = text.isEmpty() && errorCode != null && !errorCode.equals(ModelException.TIMEOUT)
+        && !errorCode.equals(ModelException.STREAM_BROKEN);
+    return refused ? TokenUsage.NONE : TokenUsage.counted(request.messages(), text.toString());
+  }
+
   private Behavior<Command> end(RunOutcome.Status status, TokenUsage tokens, String code, String message) {
     stream.cancel();
     double cost = llm.priceOf(run.model()).cost(tokens.promptTokens(), tokens.completionTokens());
@@ -135,7 +149,8 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
         new TurnSupervisor.RunEnded(
             runIndex,
             new RunOutcome(run.runId(), model.provider(), run.model(), status, text.toString(),
-                new Usage(tokens.promptTokens(), tokens.completionTokens(), cost), latencyMs, code, message)));
+                new Usage(tokens.promptTokens(), tokens.completionTokens(), cost, tokens.estimated()), latencyMs, code,
+                message)));
     return Behaviors.stopped();
   }
 }

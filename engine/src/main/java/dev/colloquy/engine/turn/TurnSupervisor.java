@@ -13,8 +13,10 @@ import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,6 +93,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private boolean retrievalEnded;
   private Integer maxTokens;
   private boolean runsStarted;
+  /** The messages the runs were sent, once they started: what an unreported run is billed for. */
+  private List<ChatMessage> prompt = List.of();
   private String cancelReason;
   private boolean interrupted;
   private TurnEnding pendingTerminal;
@@ -240,6 +244,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
     var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
+    prompt = messages;
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
       ChatModel model = services.models().find(run.model()).orElseThrow();
@@ -285,7 +290,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     getContext().getLog().error("Run {} stopped without reporting its outcome", stopped.runIndex());
     RunOutcome partial = unreported(plan.runs().get(stopped.runIndex()));
     return onRunEnded(new RunEnded(stopped.runIndex(), new RunOutcome(partial.runId(), partial.provider(),
-        partial.model(), RunOutcome.Status.FAILED, partial.text(), Usage.NONE, partial.latencyMs(), "RUN_CRASHED",
+        partial.model(), RunOutcome.Status.FAILED, partial.text(), partial.usage(), partial.latencyMs(), "RUN_CRASHED",
         "The run stopped unexpectedly")));
   }
 
@@ -345,12 +350,21 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs);
   }
 
-  /** A run that never reported: its text is what its token frames carried. */
+  /**
+   * A run that never reported: its text is what its token frames carried, and its usage is counted
+   * from the prompt it was sent (none if it never started) and that text.
+   */
   private RunOutcome unreported(RunSpec run) {
     String text = transcript.tokensOf(run.runId());
     String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+    Usage usage = Usage.NONE;
+    if (runsStarted) {
+      TokenUsage counted = TokenUsage.counted(prompt, text);
+      usage = new Usage(counted.promptTokens(), counted.completionTokens(),
+          services.llm().priceOf(run.model()).cost(counted.promptTokens(), counted.completionTokens()), true);
+    }
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
-        Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
+        usage, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {

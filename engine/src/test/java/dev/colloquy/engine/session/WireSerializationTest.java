@@ -47,7 +47,7 @@ class WireSerializationTest {
   private static final RunOutcome RUN = new RunOutcome("r1", "openai-compatible", "m", RunOutcome.Status.COMPLETED,
       "text \r\n with breaks", new Usage(10, 20, 0.0015), 123, null, null);
   private static final RunOutcome FAILED = new RunOutcome("r2", "offline", "offline", RunOutcome.Status.FAILED, "",
-      Usage.NONE, 4, "MODEL_TIMEOUT", "late");
+      new Usage(40, 3, 0.0001, true), 4, "MODEL_TIMEOUT", "late");
   private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87);
   private static final Gap GAP = new Gap("knowledge", "add a document");
   private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
@@ -171,6 +171,21 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+  }
+
+  /** Usage as journaled before it said whether it was estimated. */
+  record UsageWithoutEstimate(long promptTokens, long completionTokens, double costUsd) implements CborSerializable {}
+
+  @Test
+  void usageJournaledBeforeItCouldBeEstimatedReadsAsReported() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(Usage.class);
+    byte[] journaled = serializer.toBinary(new UsageWithoutEstimate(10, 20, 0.5));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(new Usage(10, 20, 0.5)));
+
+    assertThat(read).isEqualTo(new Usage(10, 20, 0.5, false));
+    roundTrips(new Usage(10, 20, 0.5, true));
   }
 
   @Test

@@ -7,8 +7,11 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelException;
+import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +40,11 @@ class AvatarTest {
         .withFallback(ConfigFactory.defaultReference()).resolve()).llm();
   }
 
+  private static final List<ChatMessage> PROMPT = List.of(ChatMessage.system("Answer briefly."),
+      ChatMessage.user("How long is the warranty on the espresso machine?"));
+
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
-    ChatRequest request = new ChatRequest("m", List.of(), List.of(), 256);
+    ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
     return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, llm, supervisor.ref()));
   }
 
@@ -57,7 +63,52 @@ class AvatarTest {
     assertThat(outcome.text()).isEqualTo("one two");
     assertThat(outcome.provider()).isEqualTo("scripted");
     assertThat(outcome.usage().totalTokens()).isEqualTo(6);
+    assertThat(outcome.usage().estimated()).as("the provider's own count").isFalse();
     supervisor.expectTerminated(avatar, WAIT);
+  }
+
+  @Test
+  void aRunCancelledMidStreamIsBilledForItsPromptAndWhatItStreamedAsAnEstimate() throws Exception {
+    ActorRef<Avatar.Command> avatar = run(llm("colloquy.llm.prices.m { input-per-million = 1000000, output-per-million = 2000000 }"));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("The warranty ");
+    call.listener().onToken("lasts two years");
+    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
+    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
+
+    avatar.tell(new Avatar.Cancel());
+
+    Usage usage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(usage.estimated()).isTrue();
+    assertThat(usage.promptTokens()).isEqualTo(TokenCounter.count(PROMPT)).isPositive();
+    assertThat(usage.completionTokens()).isEqualTo(TokenCounter.count("The warranty lasts two years")).isPositive();
+    assertThat(usage.costUsd()).isEqualTo(usage.promptTokens() + 2.0 * usage.completionTokens());
+  }
+
+  @Test
+  void aRunThatBrokeOffOrTimedOutIsBilledForWhatWasSentAndStreamed() throws Exception {
+    run(llm(""));
+    ScriptedModel.Call broken = model.nextCall();
+    broken.listener().onToken("Half an ans");
+    broken.listener().onError(new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off"));
+    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
+    Usage brokenUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(brokenUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), TokenCounter.count("Half an ans"), 0, true));
+
+    run(llm("colloquy.llm.first-token-timeout = 200ms"));
+    model.nextCall();
+    Usage silentUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(silentUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), 0, 0, true));
+  }
+
+  @Test
+  void aCallTheEndpointRefusedBeforeAnsweringCostsNothing() throws Exception {
+    run(llm(""));
+    model.nextCall().listener().onError(new ModelException(ModelException.REJECTED, "The model endpoint answered HTTP 400"));
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+    assertThat(outcome.usage()).isEqualTo(Usage.NONE);
   }
 
   @Test

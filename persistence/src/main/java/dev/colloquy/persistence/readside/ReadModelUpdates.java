@@ -151,7 +151,8 @@ final class ReadModelUpdates {
     summary.usageByModel().forEach((model, usage) -> byModel.putObject(model)
         .put("prompt_tokens", usage.promptTokens())
         .put("completion_tokens", usage.completionTokens())
-        .put("cost_usd", usage.costUsd()));
+        .put("cost_usd", usage.costUsd())
+        .put("estimated", usage.estimated()));
     return byModel.toString();
   }
 

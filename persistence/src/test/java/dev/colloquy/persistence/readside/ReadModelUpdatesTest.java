@@ -45,7 +45,7 @@ class ReadModelUpdatesTest {
   private static final Instant ENDED = OPENED.plusSeconds(8);
   private static final Instant CLOSED = OPENED.plusSeconds(60);
   private static final Usage MAIN_USAGE = new Usage(120, 30, 0.002);
-  private static final Usage SHADOW_USAGE = new Usage(120, 10, 0.0005);
+  private static final Usage SHADOW_USAGE = new Usage(120, 10, 0.0005, true);
 
   private static EmbeddedPostgres postgres;
 
@@ -129,8 +129,8 @@ class ReadModelUpdatesTest {
     assertThat(sessionEnd()).containsExactly(entry("reason", "idle"), entry("turns", 1), entry("completed_turns", 1),
         entry("prompt_tokens", 240L), entry("completion_tokens", 40L), entry("duration_ms", 60_000L));
     assertThat(usageByModel()).isEqualTo(JSON.readTree("""
-        {"openai-compatible/gpt-main": {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.002},
-         "offline/offline": {"prompt_tokens": 120, "completion_tokens": 10, "cost_usd": 0.0005}}"""));
+        {"openai-compatible/gpt-main": {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.002, "estimated": false},
+         "offline/offline": {"prompt_tokens": 120, "completion_tokens": 10, "cost_usd": 0.0005, "estimated": true}}"""));
   }
 
   @Test

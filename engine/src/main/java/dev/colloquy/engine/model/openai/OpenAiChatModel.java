@@ -18,7 +18,6 @@ import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
-import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
@@ -134,7 +133,7 @@ public final class OpenAiChatModel implements ChatModel {
         listener.onComplete(
             reported[0] != null
                 ? reported[0]
-                : new TokenUsage(TokenCounter.count(request.messages()), TokenCounter.count(text.toString())));
+                : TokenUsage.counted(request.messages(), text.toString()));
       }
     }
 
