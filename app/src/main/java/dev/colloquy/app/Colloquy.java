@@ -109,10 +109,11 @@ public final class Colloquy implements AutoCloseable {
       joinCluster(system);
       InFlight turns = new InFlight();
       InFlight streams = new InFlight();
+      ConfiguredAnswerBudgets tenantSettings =
+          new ConfiguredAnswerBudgets(system, settings.http().askTimeout(), settings.limits().maxTokens());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), turns, operations.metrics(),
-          !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
-              settings.limits().maxTokens()));
+          !settings.production(), tenantSettings, tenantSettings);
       ChatSession.init(system, services);
       TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());

@@ -6,11 +6,13 @@ import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.TenantInstructions;
 
 /**
  * What the engine's actors need from the outside world; the app decides which implementations run.
  * {@code turns} are the turns running on this node; {@code answerBudgets} gives the {@code max_tokens}
- * of each tenant's model calls. {@code logContent} is false in production: no message content may reach a log line.
+ * of each tenant's model calls and {@code instructions} what its system message says. {@code logContent}
+ * is false in production: no message content may reach a log line.
  */
 public record EngineServices(
     SessionSettings session,
@@ -20,7 +22,8 @@ public record EngineServices(
     InFlight turns,
     EngineMetrics metrics,
     boolean logContent,
-    AnswerBudgets answerBudgets) {
+    AnswerBudgets answerBudgets,
+    TenantInstructions instructions) {
 
   /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
   public static final int DEFAULT_MAX_TOKENS = 1024;
@@ -29,6 +32,6 @@ public record EngineServices(
   public EngineServices(
       SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge) {
     this(session, llm, models, knowledge, new InFlight(), EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(DEFAULT_MAX_TOKENS));
+        AnswerBudgets.fixed(DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
   }
 }

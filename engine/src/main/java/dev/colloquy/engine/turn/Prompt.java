@@ -7,9 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the messages a model run receives: instructions with the retrieved passages, history,
- * question. The history is what fits: the prompt and the answer's {@code max_tokens} stay within
- * the model's context, the oldest messages are left out first, so a long session never overflows it.
+ * Builds the messages a model run receives, keeping three kinds of text apart:
+ * <ul>
+ *   <li>instructions, in the system message and nowhere else: Colloquy's own and the tenant's
+ *       persona and system prompt (its configuration, set by its operator);</li>
+ *   <li>untrusted data, in a message of its own just before the question ({@link UntrustedData}):
+ *       retrieved passages with their file names and headings, the persona a client chose;</li>
+ *   <li>the conversation: the history that fits, then the question.</li>
+ * </ul>
+ * Nothing a document or a client sends can change the system message. The history is what fits:
+ * the prompt and the answer's {@code max_tokens} stay within the model's context, the oldest
+ * messages are left out first, so a long session never overflows it.
  */
 final class Prompt {
 
@@ -22,13 +30,19 @@ final class Prompt {
 
   private Prompt() {}
 
-  static List<ChatMessage> messages(TurnPlan plan, List<Passage> passages, int maxTokens, int contextTokens) {
-    ChatMessage system = ChatMessage.system(system(plan.persona(), passages));
+  /** {@code tenantInstructions} is the tenant's persona and system prompt, or null when it configured none. */
+  static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, List<Passage> passages, int maxTokens,
+      int contextTokens) {
+    ChatMessage system = ChatMessage.system(system(tenantInstructions));
+    UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).passages(passages);
+    List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
-    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question);
+    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)
+        - context.stream().mapToLong(Prompt::tokens).sum();
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
     messages.addAll(fitting(plan.history(), budget));
+    messages.addAll(context);
     messages.add(question);
     return messages;
   }
@@ -50,20 +64,12 @@ final class Prompt {
     return TokenCounter.count(message.content()) + MESSAGE_OVERHEAD_TOKENS;
   }
 
-  private static String system(String persona, List<Passage> passages) {
+  /** The same for every turn of a tenant, whatever its documents say or its clients send. */
+  static String system(String tenantInstructions) {
     StringBuilder text = new StringBuilder();
-    if (persona != null && !persona.isBlank()) {
-      text.append(persona.strip()).append("\n\n");
+    if (tenantInstructions != null && !tenantInstructions.isBlank()) {
+      text.append(tenantInstructions.strip()).append("\n\n");
     }
-    text.append(INSTRUCTIONS);
-    for (int i = 0; i < passages.size(); i++) {
-      Passage passage = passages.get(i);
-      text.append("\n\n[").append(i + 1).append("] ").append(passage.source());
-      if (passage.section() != null && !passage.section().isBlank()) {
-        text.append(" — ").append(passage.section());
-      }
-      text.append("\n").append(passage.text());
-    }
-    return text.toString();
+    return text.append(INSTRUCTIONS).append("\n\n").append(UntrustedData.RULE).toString();
   }
 }

@@ -61,7 +61,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
-  private record AnswerBudgetKnown(int maxTokens) implements Command {}
+  /** The tenant's max_tokens and instructions (null: none), asked when the turn starts. */
+  private record TenantSettingsKnown(int maxTokens, String instructions) implements Command {}
 
   record RunToken(int runIndex, String text) implements Command {}
 
@@ -92,6 +93,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
   private Integer maxTokens;
+  private String tenantInstructions;
   private boolean runsStarted;
   /** The messages the runs were sent, once they started: what an unreported run is billed for. */
   private List<ChatMessage> prompt = List.of();
@@ -120,9 +122,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
                 services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
         "retrieval");
-    // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
-    context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
-        new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
+    // Asked alongside retrieval, so that the tenant's current settings cost the turn no time.
+    context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId())
+            .thenCombine(services.instructions().of(plan.tenantId()), (budget, instructions) ->
+                new TenantSettingsKnown(budget, instructions.orElse(null))),
+        (known, failure) -> failure == null ? known : new TenantSettingsKnown(EngineServices.DEFAULT_MAX_TOKENS, null));
     startGraceTimer();
     ActorRef<Command> self = context.getSelf();
     services.turns().started(self, () -> self.tell(new Interrupt()));
@@ -148,7 +152,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
-        .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
+        .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
         .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
@@ -226,15 +230,16 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return this;
   }
 
-  private Behavior<Command> onAnswerBudgetKnown(AnswerBudgetKnown known) {
+  private Behavior<Command> onTenantSettingsKnown(TenantSettingsKnown known) {
     maxTokens = known.maxTokens();
+    tenantInstructions = known.instructions();
     if (cancelReason == null) {
       startRunsWhenReady();
     }
     return this;
   }
 
-  /** The runs start once both the passages and the tenant's max_tokens are known. */
+  /** The runs start once both the passages and the tenant's settings are known. */
   private void startRunsWhenReady() {
     if (retrievalEnded && maxTokens != null && !runsStarted) {
       startRuns(retrieved.passages(), maxTokens);
@@ -243,7 +248,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    var messages = Prompt.messages(plan, passages, maxTokens, services.llm().contextTokens());
+    var messages = Prompt.messages(plan, tenantInstructions, passages, maxTokens, services.llm().contextTokens());
     prompt = messages;
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);

@@ -16,6 +16,7 @@ import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.TenantInstructions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ class TurnSupervisorTest {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
         new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS));
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
     session = testKit.createTestProbe();
     subscriber = testKit.createTestProbe();
   }
