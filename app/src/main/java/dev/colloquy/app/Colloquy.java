@@ -13,6 +13,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
@@ -122,7 +123,8 @@ public final class Colloquy implements AutoCloseable {
       TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
       JdbcSessionListing sessionsTable = new JdbcSessionListing(database.dataSource(), blocking);
       SessionProjection.init(system, database.dataSource());
-      IdleSessionReaper.init(system, sessionsTable, settings.session());
+      IdleSessionReaper.init(system, sessionsTable, new ConfiguredIdleTimeouts(system, settings.http().askTimeout(),
+          settings.session().idleTimeout()), settings.session());
       TenantStore tenants = new TenantStore(database.dataSource());
       if (!settings.production()) {
         DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);

@@ -117,6 +117,26 @@ class ForeignIdIntegrationTest {
     assertThat(documents.body()).doesNotContain(documentId, "first-tenant");
   }
 
+  /** Billing and configuration name no id: each tenant reads its own, whatever the other did. */
+  @Test
+  void eachTenantBillsAndConfiguresOnlyItself() throws Exception {
+    String secondsSession = second.openSession();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!first.get("/v1/billing?format=json").body().contains(sessionId)
+        || !second.get("/v1/billing?format=json").body().contains(secondsSession)) {
+      assertThat(System.nanoTime()).as("both sessions' starts billed").isLessThan(deadline);
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+    }
+    assertThat(first.get("/v1/billing?format=json").body()).doesNotContain(secondsSession);
+    assertThat(second.get("/v1/billing?format=json").body()).doesNotContain(sessionId, "default");
+    assertThat(second.get("/v1/billing?format=csv").body()).doesNotContain(sessionId, "default");
+
+    Api.Response changed = second.send("PUT", "/v1/config", "{\"persona_name\": \"Second's persona\"}");
+    assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+    assertThat(first.get("/v1/config").body()).doesNotContain("Second's persona");
+    assertThat(second.get("/v1/config").json().path("persona_name").asText()).isEqualTo("Second's persona");
+  }
+
   private static List<String> sessionIds(Api api) throws Exception {
     Api.Response list = api.get("/v1/sessions?limit=100");
     assertThat(list.status()).as(list.body()).isEqualTo(200);

@@ -47,8 +47,15 @@ class IdleCloseIntegrationTest {
 
     JsonNode session = api.session(sessionId);
     assertThat(session.path("close_reason").asText()).isEqualTo("idle");
-    assertThat(Duration.between(lastActivity, Instant.parse(session.at("/summary/closed_at").asText())))
-        .isGreaterThanOrEqualTo(IDLE_TIMEOUT.minusMillis(100));
+    // Closed as of the idle deadline the session keeps itself (its last journaled activity plus the
+    // timeout), not when the reaper happened to look, nor when this client saw the turn end.
+    JsonNode events = api.get("/v1/sessions/" + sessionId + "/journal").json().path("events");
+    Instant turnEnded = java.util.stream.StreamSupport.stream(events.spliterator(), false)
+        .filter(event -> event.path("type").asText().equals("TurnCompleted"))
+        .map(event -> Instant.parse(event.at("/event/at").asText()))
+        .findFirst().orElseThrow();
+    assertThat(Instant.parse(session.at("/summary/closed_at").asText())).isEqualTo(turnEnded.plus(IDLE_TIMEOUT));
+    assertThat(turnEnded).isBeforeOrEqualTo(lastActivity);
     IdleCloseAssertions.closedForIdleness(api, app.colloquy(), sessionId, turn.json());
     Api.Response refused = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Are you there?"));
     assertThat(refused.status()).isEqualTo(409);

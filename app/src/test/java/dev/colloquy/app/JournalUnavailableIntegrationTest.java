@@ -38,6 +38,8 @@ class JournalUnavailableIntegrationTest {
             "colloquy.storage.db.user", "postgres",
             "colloquy.storage.db.password", "postgres"))) {
       Api api = TestColloquy.api(colloquy);
+      // Issued while the database is up, first used while it is down: the node has never seen it.
+      Api unseenKey = TestColloquy.api(colloquy);
       String sessionId = api.openSession();
 
       String turnId;
@@ -72,6 +74,11 @@ class JournalUnavailableIntegrationTest {
       Api.Response opening = api.post("/v1/sessions", "{}");
       assertThat(opening.status()).isEqualTo(503);
       assertThat(mock.stats().requests()).isEqualTo(requestsBefore);
+      Credentialed.Reply unchecked = Credentialed.send(colloquy.baseUrl(), "GET", "/v1/sessions", null,
+          "Authorization", "Bearer " + unseenKey.apiKey());
+      assertThat(unchecked.status()).as(unchecked.body()).isEqualTo(503);
+      Credentialed.assertErrorBody(unchecked, "AUTHENTICATION_UNAVAILABLE", "a key never seen, the key store down");
+      assertThat(unchecked.headers().firstValue("Retry-After")).hasValue("1");
       assertThat(new PrometheusText(api.get("/metrics").body())
           .value("colloquy_errors_total", "source", "http", "code", "JOURNAL_UNAVAILABLE")).isEqualTo(2);
 

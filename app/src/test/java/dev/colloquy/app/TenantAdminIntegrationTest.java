@@ -116,6 +116,29 @@ class TenantAdminIntegrationTest {
   }
 
   @Test
+  void theAdminTokenReadsAnyTenantsJournalAndNothingElseOfIt() throws Exception {
+    JsonNode tenant = createTenant(unique("journaled"));
+    String key = tenant.path("api_key").asText();
+    Credentialed.Reply opened = withKey(key, "POST", "/v1/sessions", "{}");
+    String sessionId = opened.json().path("session_id").asText();
+
+    Credentialed.Reply journal = admin("GET", "/v1/sessions/" + sessionId + "/journal", null);
+    assertThat(journal.status()).as(journal.body()).isEqualTo(200);
+    assertThat(journal.json().at("/events/0/type").asText()).isEqualTo("SessionOpened");
+    assertThat(journal.json().at("/events/0/event/tenant_id").asText()).isEqualTo(tenant.path("tenant_id").asText());
+    Credentialed.Reply upTo = admin("GET", "/v1/sessions/" + sessionId + "/journal?until=1", null);
+    assertThat(upTo.json().path("events").size()).isEqualTo(1);
+
+    Credentialed.Reply missing = admin("GET", "/v1/sessions/" + UUID.randomUUID() + "/journal", null);
+    assertThat(missing.status()).isEqualTo(404);
+    assertErrorBody(missing, "SESSION_NOT_FOUND", "the journal of no session");
+    assertForbidden(admin("GET", "/v1/sessions/" + sessionId, null), "admin token reading the session itself");
+    assertForbidden(admin("DELETE", "/v1/sessions/" + sessionId, null), "admin token deleting the session");
+    assertThat(withKey(key, "GET", "/v1/sessions/" + sessionId, null).status()).as("the session is untouched")
+        .isEqualTo(200);
+  }
+
+  @Test
   void aDuplicateNameIs409() throws Exception {
     String name = unique("twice");
     createTenant(name);

@@ -16,8 +16,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 /**
  * The whole HTTP API, built once: every route family behind one trace id per request and one
  * mapping of failures to the error body of API.md. Health, readiness, metrics and this document
- * are open; {@code /v1/admin} takes the admin token; everything else takes a tenant's credential
- * and sees only that tenant's objects.
+ * are open; {@code /v1/admin} takes the admin token, which also reads any session's journal;
+ * everything else takes a tenant's credential and sees only that tenant's objects.
  */
 public final class ApiRoutes extends AllDirectives {
 
@@ -54,6 +54,7 @@ public final class ApiRoutes extends AllDirectives {
     Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(),
         pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
             () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> admin.apply(traceId)))),
+        authentication.withAdminToken(journal::operatorRoute),
         // Session writes are refused while the journal is down before the credential is looked up: the
         // key store shares the database, and the refusal must come at once, not after a connection timeout.
         journalWrites.guard(() -> traceIds.traceId(traceId -> authentication.principal(traceId, principal -> cors == null

@@ -112,8 +112,11 @@ public final class ChatSession
   /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
   private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
-  /** Close the session with reason "idle" if, by its own state, it has been idle for the idle timeout. */
-  public record CloseIfIdle(ActorRef<SessionAnswer> replyTo) implements Command {}
+  /**
+   * Close the session with reason "idle" if, by its own state, it has been idle for {@code idleTimeout}
+   * (its tenant's, which the reaper looked up).
+   */
+  public record CloseIfIdle(Duration idleTimeout, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   private record TurnFinished(TurnSupervisor.Ended ended) implements Command {}
 
@@ -601,19 +604,19 @@ public final class ChatSession
   }
 
   /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
-  private SessionClosed idleClosed(SessionState state) {
-    Instant closedAt = state.idleDeadline(services.session().idleTimeout());
+  private SessionClosed idleClosed(SessionState state, Duration idleTimeout) {
+    Instant closedAt = state.idleDeadline(idleTimeout);
     return new SessionClosed(IDLE_REASON, state.summarize(closedAt), closedAt);
   }
 
   private ReplyEffect<Event, SessionState> onCloseIfIdle(SessionState state, CloseIfIdle idle) {
     Instant now = Instant.now();
-    if (!supervisors.isEmpty() || !state.idleAt(now, services.session().idleTimeout())) {
+    if (!supervisors.isEmpty() || !state.idleAt(now, idle.idleTimeout())) {
       return Effect().reply(idle.replyTo(), new Rejected(NOT_IDLE, "The session is not idle", null));
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(idleClosed(state))
+        .persist(idleClosed(state, idle.idleTimeout()))
         .thenRun(closed -> {
           journaled(persisting);
           services.metrics().sessionClosed(IDLE_REASON);

@@ -11,5 +11,9 @@ import java.util.concurrent.CompletionStage;
  */
 public interface IdleSessions {
 
-  CompletionStage<List<String>> openWithLastActivityBefore(Instant cutoff, int limit);
+  /** The tenants that have an open session whose last activity is before {@code cutoff}. */
+  CompletionStage<List<String>> tenantsWithOpenSessionsBefore(Instant cutoff);
+
+  /** Up to {@code limit} of the tenant's open sessions whose last activity is before {@code cutoff}, oldest first. */
+  CompletionStage<List<String>> openWithLastActivityBefore(String tenantId, Instant cutoff, int limit);
 }

@@ -49,7 +49,9 @@ public record TenantConfig(
   static final int MAX_LANGUAGES = 50;
   static final int MAX_FAN_OUT = 8;
   static final int MAX_TURNS_BEFORE_ESCALATION = 1_000;
-  static final long MIN_IDLE_TIMEOUT_SECONDS = 60;
+  static final String IDLE_TIMEOUT_FIELD = "idle_timeout_seconds";
+  /** The shortest idle timeout a tenant may choose. */
+  public static final long MIN_IDLE_TIMEOUT_SECONDS = 60;
   static final long MAX_IDLE_TIMEOUT_SECONDS = 30L * 24 * 3600;
 
   /** A change that changes nothing. */
@@ -115,7 +117,7 @@ public record TenantConfig(
       problems.add(new ConfigProblem("default_model", "must be one of " + models.stream().sorted().toList()));
     }
     models(problems, models);
-    range(problems, "idle_timeout_seconds", idleTimeoutSeconds, MIN_IDLE_TIMEOUT_SECONDS, MAX_IDLE_TIMEOUT_SECONDS);
+    range(problems, IDLE_TIMEOUT_FIELD, idleTimeoutSeconds, MIN_IDLE_TIMEOUT_SECONDS, MAX_IDLE_TIMEOUT_SECONDS);
     origins(problems);
     range(problems, "turns_per_minute", turnsPerMinute, 1, LimitsSettings.MAX_RATE_PER_MINUTE);
     range(problems, "requests_per_minute", requestsPerMinute, 1, LimitsSettings.MAX_RATE_PER_MINUTE);

@@ -3,6 +3,7 @@ package dev.colloquy.engine.tenant;
 import dev.colloquy.engine.CborSerializable;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -21,9 +22,17 @@ public record TenantConfigState(TenantConfig changes, long version, Instant upda
     return defaults.overlay(changes);
   }
 
-  /** The problems of the configuration {@code change} would lead to; empty when it may be applied. */
+  /**
+   * The problems of the configuration {@code change} would lead to; empty when it may be applied. The
+   * server's own idle timeout is never one of them, though an operator may set it below what a tenant
+   * may choose: a tenant that keeps it must still be able to change its other fields.
+   */
   List<ConfigProblem> problemsOf(TenantConfig change, TenantConfig defaults, Set<String> models) {
-    return effective(defaults).overlay(change).problems(models);
+    TenantConfig result = effective(defaults).overlay(change);
+    boolean serverIdleTimeout = Objects.equals(result.idleTimeoutSeconds(), defaults.idleTimeoutSeconds());
+    return result.problems(models).stream()
+        .filter(problem -> !(serverIdleTimeout && problem.field().equals(TenantConfig.IDLE_TIMEOUT_FIELD)))
+        .toList();
   }
 
   /** A secret is issued once, the first time a webhook URL is set; it stays when the URL changes. */

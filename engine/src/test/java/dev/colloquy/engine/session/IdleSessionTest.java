@@ -94,11 +94,11 @@ class IdleSessionTest {
   }
 
   @Test
-  void anIdleSessionClosesItselfWithReasonIdleOnceAndABusyOneRefuses() {
-    var idle = entity("colloquy.session.idle-timeout = 1ms");
+  void anIdleSessionClosesItselfAfterTheTimeoutItIsGivenOnceAndARecentOneRefuses() {
+    var idle = entity("colloquy.session.idle-timeout = 1h");
     open(idle);
 
-    var closed = idle.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
+    var closed = idle.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.CloseIfIdle(Duration.ofMillis(1), replyTo));
 
     assertThat(closed.events()).hasSize(1);
     ChatSession.SessionClosed event = (ChatSession.SessionClosed) closed.events().getFirst();
@@ -107,13 +107,13 @@ class IdleSessionTest {
     assertThat(event.summary().durationMs()).as("billed up to the idle deadline, not to when the reaper came").isEqualTo(1);
     assertThat(event.at()).isEqualTo(event.summary().openedAt().plusMillis(1));
     assertThat(closed.state().status()).isEqualTo(SessionStatus.CLOSED);
-    var again = idle.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
+    var again = idle.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.CloseIfIdle(Duration.ofMillis(1), replyTo));
     assertThat(again.events()).isEmpty();
     assertThat(again.reply()).isInstanceOf(ChatSession.Rejected.class);
 
-    var recent = entity("colloquy.session.idle-timeout = 1h");
+    var recent = entity("colloquy.session.idle-timeout = 1ms");
     open(recent);
-    var refused = recent.<ChatSession.SessionAnswer>runCommand(ChatSession.CloseIfIdle::new);
+    var refused = recent.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.CloseIfIdle(Duration.ofHours(1), replyTo));
     assertThat(refused.events()).isEmpty();
     assertThat(refused.reply()).isInstanceOf(ChatSession.Rejected.class);
     assertThat(refused.state().open()).isTrue();

@@ -46,13 +46,27 @@ final class ApiKeyAuthenticator {
     this.clock = clock;
   }
 
+  /** The store cannot be read and the key is not one this node has seen. */
+  private static final class StoreUnavailable extends Exception {
+    StoreUnavailable(Throwable cause) {
+      super("The key store cannot be read", cause, false, false);
+    }
+  }
+
   /** Blocks on the store when the key is not cached. */
   Outcome authenticate(String token, Optional<String> userId) {
     Optional<ApiKeys.Parsed> parsed = ApiKeys.parse(token);
     if (parsed.isEmpty()) {
       return Outcome.refused(Refusal.MALFORMED);
     }
-    Optional<StoredKey> stored = lookup(parsed.get().keyId());
+    Optional<StoredKey> stored;
+    try {
+      stored = lookup(parsed.get().keyId());
+    } catch (StoreUnavailable unavailable) {
+      log.warn("The key store cannot be read ({}); a key not seen before cannot be checked",
+          unavailable.getCause().getClass().getName());
+      return new Outcome.Unavailable();
+    }
     if (stored.isEmpty()) {
       return Outcome.refused(Refusal.UNKNOWN_KEY);
     }
@@ -69,7 +83,7 @@ final class ApiKeyAuthenticator {
         .orElseGet(() -> Outcome.authenticated(Principal.tenantKey(tenantId, keyId)));
   }
 
-  private Optional<StoredKey> lookup(String keyId) {
+  private Optional<StoredKey> lookup(String keyId) throws StoreUnavailable {
     Instant now = clock.instant();
     Cached cached = cache.get(keyId);
     if (cached != null && cached.until().isAfter(now)) {
@@ -85,10 +99,10 @@ final class ApiKeyAuthenticator {
       if (cached != null) {
         return cached.key();
       }
-      throw new IllegalStateException("The key store cannot be read", unreachable);
+      throw new StoreUnavailable(unreachable);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while reading the key store", interrupted);
+      throw new StoreUnavailable(interrupted);
     }
     cache.put(keyId, new Cached(key, now.plus(CACHE_TTL)));
     if (cache.size() > 100_000) {

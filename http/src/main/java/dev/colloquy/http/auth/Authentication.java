@@ -31,6 +31,7 @@ public final class Authentication extends AllDirectives {
 
   static final String UNAUTHENTICATED = "UNAUTHENTICATED";
   static final String FORBIDDEN = "FORBIDDEN";
+  static final String AUTHENTICATION_UNAVAILABLE = "AUTHENTICATION_UNAVAILABLE";
   static final int MAX_USER_ID_CHARS = 256;
 
   private static final Logger log = LoggerFactory.getLogger(Authentication.class);
@@ -61,6 +62,7 @@ public final class Authentication extends AllDirectives {
       return onSuccess(authenticate(credentials), outcome -> switch (outcome) {
         case Outcome.Authenticated authenticated -> inner.apply(authenticated.principal());
         case Outcome.Refused refused -> complete(unauthenticated(traceId, refused.reason()));
+        case Outcome.Unavailable unavailable -> complete(unavailable(traceId));
       });
     });
   }
@@ -75,8 +77,17 @@ public final class Authentication extends AllDirectives {
         case Outcome.Authenticated authenticated ->
             complete(forbidden(traceId, "The admin API needs the admin token"));
         case Outcome.Refused refused -> complete(unauthenticated(traceId, refused.reason()));
+        case Outcome.Unavailable unavailable -> complete(unavailable(traceId));
       });
     });
+  }
+
+  /**
+   * {@code inner} when the request carries the admin token, for the few routes outside the admin API
+   * the operator may use; any other request is passed on to the routes after this one.
+   */
+  public Route withAdminToken(Supplier<Route> inner) {
+    return credentials(credentials -> isAdminToken(credentials) ? inner.get() : reject());
   }
 
   private Route credentials(Function<Credentials, Route> inner) {
@@ -122,6 +133,13 @@ public final class Authentication extends AllDirectives {
     return Errors.response(StatusCodes.UNAUTHORIZED, UNAUTHENTICATED,
             "A valid API key or bearer token is required", traceId)
         .addHeader(RawHeader.create("WWW-Authenticate", "Bearer"));
+  }
+
+  /** The key could be good: the client should try again, as after any other 503. */
+  private static HttpResponse unavailable(String traceId) {
+    return Errors.response(StatusCodes.SERVICE_UNAVAILABLE, AUTHENTICATION_UNAVAILABLE,
+            "The credential cannot be checked right now; try again shortly", traceId)
+        .addHeader(RawHeader.create("Retry-After", "1"));
   }
 
   private static HttpResponse forbidden(String traceId, String message) {

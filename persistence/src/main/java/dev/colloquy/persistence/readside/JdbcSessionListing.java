@@ -77,25 +77,41 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
   }
 
   @Override
-  public CompletionStage<List<String>> openWithLastActivityBefore(Instant cutoff, int limit) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (Connection connection = dataSource.getConnection();
-          PreparedStatement query = connection.prepareStatement("""
-              SELECT session_id FROM sessions WHERE status = 'open' AND last_activity_at < ?
-              ORDER BY last_activity_at LIMIT ?""")) {
-        query.setObject(1, cutoff.atOffset(ZoneOffset.UTC));
-        query.setInt(2, limit);
-        List<String> ids = new ArrayList<>();
-        try (ResultSet rs = query.executeQuery()) {
-          while (rs.next()) {
-            ids.add(rs.getString(1));
-          }
+  public CompletionStage<List<String>> tenantsWithOpenSessionsBefore(Instant cutoff) {
+    return CompletableFuture.supplyAsync(() -> strings(
+        "SELECT DISTINCT tenant_id FROM sessions WHERE status = 'open' AND last_activity_at < ?",
+        query -> query.setObject(1, cutoff.atOffset(ZoneOffset.UTC))), executor);
+  }
+
+  @Override
+  public CompletionStage<List<String>> openWithLastActivityBefore(String tenantId, Instant cutoff, int limit) {
+    return CompletableFuture.supplyAsync(() -> strings("""
+        SELECT session_id FROM sessions WHERE tenant_id = ? AND status = 'open' AND last_activity_at < ?
+        ORDER BY last_activity_at LIMIT ?""", query -> {
+          query.setString(1, tenantId);
+          query.setObject(2, cutoff.atOffset(ZoneOffset.UTC));
+          query.setInt(3, limit);
+        }), executor);
+  }
+
+  private interface Parameters {
+    void set(PreparedStatement query) throws SQLException;
+  }
+
+  private List<String> strings(String sql, Parameters parameters) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement query = connection.prepareStatement(sql)) {
+      parameters.set(query);
+      List<String> values = new ArrayList<>();
+      try (ResultSet rs = query.executeQuery()) {
+        while (rs.next()) {
+          values.add(rs.getString(1));
         }
-        return ids;
-      } catch (SQLException e) {
-        throw new IllegalStateException("Cannot look up idle sessions", e);
       }
-    }, executor);
+      return values;
+    } catch (SQLException e) {
+      throw new IllegalStateException("Cannot look up idle sessions", e);
+    }
   }
 
   private static Instant instant(ResultSet rs, String column) throws SQLException {
