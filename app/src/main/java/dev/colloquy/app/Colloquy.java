@@ -35,6 +35,7 @@ import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
+import dev.colloquy.persistence.readside.JdbcMessageHistory;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -134,7 +135,8 @@ public final class Colloquy implements AutoCloseable {
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()), settings.http(),
+          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()),
+              new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
               operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),

@@ -65,7 +65,15 @@ public final class ChatSession
   public record Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo)
       implements Command {}
 
+  /** The session with its newest page of messages. */
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
+
+  /**
+   * The session with a page of at most {@code limit} messages: the newest, or those just before the
+   * message {@code beforeMessageId} (null: the newest). See {@link SessionView.Page} for the part of
+   * the history a session no longer keeps.
+   */
+  public record ReadMessages(String beforeMessageId, int limit, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   /**
    * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
@@ -100,6 +108,7 @@ public final class ChatSession
       @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
       @JsonSubTypes({
         @JsonSubTypes.Type(value = Get.class, name = "Get"),
+        @JsonSubTypes.Type(value = ReadMessages.class, name = "ReadMessages"),
         @JsonSubTypes.Type(value = StartTurn.class, name = "StartTurn"),
         @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
@@ -254,6 +263,7 @@ public final class ChatSession
   public static final String SESSION_CLOSED = "SESSION_CLOSED";
   public static final String TURN_IN_PROGRESS = "TURN_IN_PROGRESS";
   public static final String TURN_QUEUE_FULL = "TURN_QUEUE_FULL";
+  public static final String TURN_LIMIT_REACHED = "TURN_LIMIT_REACHED";
   public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
   public static final String TURN_ENDED = "TURN_ENDED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
@@ -409,6 +419,8 @@ public final class ChatSession
           ? answerAsIfMissing(scoped.command())
           : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
+      case ReadMessages read -> Effect().reply(read.replyTo(),
+          state.exists() ? new SessionReply(state.view(read.beforeMessageId(), read.limit())) : notFound());
       case StartTurn start -> onStartTurn(state, start);
       case JoinTurn join -> onJoinTurn(state, join);
       case LeaveTurn leave -> onLeaveTurn(leave);
@@ -459,6 +471,10 @@ public final class ChatSession
     Rejected invalid = validate(start);
     if (invalid != null) {
       return Effect().reply(start.replyTo(), invalid);
+    }
+    if (!state.hasRoomForTurn(services.session().maxTurns())) {
+      return Effect().reply(start.replyTo(), new Rejected(TURN_LIMIT_REACHED, "This session has reached its limit of "
+          + services.session().maxTurns() + " turns; open a new session to go on", null));
     }
     var running = state.runningTurn();
     if (running.isPresent() && services.session().busyPolicy() == BusyPolicy.REJECT) {
@@ -790,6 +806,7 @@ public final class ChatSession
   private ReplyEffect<Event, SessionState> answerAsIfMissing(Command command) {
     return switch (command) {
       case Get get -> Effect().reply(get.replyTo(), notFound());
+      case ReadMessages read -> Effect().reply(read.replyTo(), notFound());
       case Close close -> Effect().reply(close.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());

@@ -9,21 +9,24 @@ import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
-import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * A chat session's state and its business rules. Applying an event never fails and never decides:
  * the decisions are made by the methods that the entity asks before it persists.
+ *
+ * <p>Its size does not grow with the session: it keeps the newest {@link #TURNS_KEPT} turns (what
+ * the prompt's history, a resume, a retry and the first page of messages need) and every pending
+ * one, and running {@link SessionTotals} for the rest; older turns live on in the journal and in the
+ * read side's messages. So a snapshot stays under a fixed size and a long session recovers as fast
+ * as a short one.
  */
 public record SessionState(
     String sessionId,
@@ -38,18 +41,49 @@ public record SessionState(
     List<TurnRecord> turns,
     JsonNode narrativeState,
     String closeReason,
-    SessionSummary summary)
+    SessionSummary summary,
+    SessionTotals totals)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
 
+  /**
+   * How many of the newest ended turns are kept in memory. The longest history window
+   * (colloquy.session.history-window, 100 messages) fits in them; a turn older than these can no
+   * longer be resumed, replayed or recognised by its idempotency key, and its messages come from
+   * the read side.
+   */
+  public static final int TURNS_KEPT = 50;
+
+  /** Sources the narrative state remembers as cited, the most recently cited last. */
+  static final int CITED_SOURCES_KEPT = 100;
+
+  /** Messages a page holds unless asked for fewer, and at most. */
+  public static final int PAGE_MESSAGES = 100;
+  public static final int MAX_PAGE_MESSAGES = 500;
+
+  /**
+   * Text a page of messages carries at most (UTF-8), beyond its first message: a view crosses nodes
+   * in one message, and this keeps it well within the cluster's largest frame.
+   */
+  public static final long PAGE_BYTES = 1024 * 1024;
+
   public SessionState {
-    turns = List.copyOf(turns);
+    if (totals == null) {
+      // A snapshot from before the state kept totals holds every turn, unnumbered.
+      List<TurnRecord> numbered = new ArrayList<>(turns.size());
+      for (int i = 0; i < turns.size(); i++) {
+        numbered.add(turns.get(i).numbered(i + 1));
+      }
+      turns = numbered;
+      totals = SessionTotals.of(turns, createdAt);
+    }
+    turns = kept(turns);
   }
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null);
+        List.of(), emptyObject(), null, null, SessionTotals.openedAt(null));
   }
 
   public boolean exists() {
@@ -108,16 +142,20 @@ public record SessionState(
 
   /**
    * What a finished turn adds to the narrative state: how many turns have completed, which sources
-   * the conversation has drawn on, and the gaps the last turn found.
+   * the conversation has drawn on (the {@link #CITED_SOURCES_KEPT} most recently cited), and the
+   * gaps the last turn found.
    */
   public JsonNode narrativeDeltaAfter(TurnOutcome outcome) {
     ObjectNode delta = emptyObject();
-    int completed = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
-    delta.put("completed_turns", completed);
+    delta.put("completed_turns", totals.completedTurns());
     Set<String> sources = new LinkedHashSet<>();
     narrativeState.path("cited_sources").forEach(node -> sources.add(node.asText()));
-    outcome.citations().forEach(citation -> sources.add(citation.source()));
-    delta.putArray("cited_sources").addAll(sources.stream().map(JsonNodeFactory.instance::textNode).toList());
+    outcome.citations().forEach(citation -> {
+      sources.remove(citation.source());
+      sources.add(citation.source());
+    });
+    delta.putArray("cited_sources").addAll(sources.stream().skip(Math.max(0, sources.size() - CITED_SOURCES_KEPT))
+        .map(JsonNodeFactory.instance::textNode).toList());
     var gaps = delta.putArray("open_gaps");
     outcome.gaps().forEach(gap -> gaps.addObject().put("attribute", gap.attribute()).put("suggestion", gap.suggestion()));
     return delta;
@@ -125,14 +163,7 @@ public record SessionState(
 
   /** When a turn last began or ended, or the session was opened when it has had no turn. */
   public Instant lastActivity() {
-    Instant last = createdAt;
-    for (TurnRecord turn : turns) {
-      Instant at = turn.endedAt() != null ? turn.endedAt() : turn.acceptedAt();
-      if (last == null || at.isAfter(last)) {
-        last = at;
-      }
-    }
-    return last;
+    return totals.lastActivity() != null ? totals.lastActivity() : createdAt;
   }
 
   /** Idle at {@code now}: open, no turn running or waiting, and nothing happened for {@code timeout}. */
@@ -149,23 +180,65 @@ public record SessionState(
   }
 
   public SessionSummary summarize(Instant closedAt) {
-    Map<String, Usage> usage = new LinkedHashMap<>();
-    int completed = 0;
-    for (TurnRecord turn : turns) {
-      if (turn.status() == TurnStatus.COMPLETED) {
-        completed++;
-      }
-      if (turn.outcome() != null) {
-        for (RunOutcome run : turn.outcome().runs()) {
-          usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
-        }
-      }
-    }
-    return new SessionSummary(turns.size(), completed, usage, createdAt, closedAt,
+    return new SessionSummary(totals.turns(), totals.completedTurns(), totals.usageByModel(), createdAt, closedAt,
         Duration.between(createdAt, closedAt).toMillis());
   }
 
+  /** Whether another turn may be accepted when a session takes at most {@code maxTurns}. */
+  public boolean hasRoomForTurn(int maxTurns) {
+    return totals.turns() < maxTurns;
+  }
+
+  /** The session with its newest page of messages. */
   public SessionView view() {
+    return view(null, PAGE_MESSAGES);
+  }
+
+  /**
+   * The session with a page of at most {@code limit} messages: the newest, or those just before the
+   * message {@code beforeMessageId}; at most {@link #PAGE_BYTES} of text beyond the first message.
+   * Where the kept turns do not reach, the page says so (see {@link SessionView.Page}).
+   */
+  public SessionView view(String beforeMessageId, int limit) {
+    List<SessionView.MessageView> kept = keptMessages();
+    int end = kept.size();
+    if (beforeMessageId != null) {
+      end = indexOf(kept, beforeMessageId);
+      if (end < 0) {
+        return view(List.of(), new SessionView.Page(false, null, true));
+      }
+    }
+    int start = end;
+    long bytes = 0;
+    boolean full = false;
+    while (start > 0 && !full) {
+      long size = Utf8.length(kept.get(start - 1).content());
+      if (start < end && bytes + size > PAGE_BYTES) {
+        full = true;
+      } else {
+        bytes += size;
+        start--;
+        full = end - start >= limit;
+      }
+    }
+    int firstKeptTurn = turns.isEmpty() ? totals.turns() + 1 : turns.getFirst().ordinal();
+    boolean earlierElsewhere = firstKeptTurn > 1;
+    SessionView.Page page;
+    if (full || start > 0) {
+      page = new SessionView.Page(start > 0 || earlierElsewhere, null, false);
+    } else {
+      page = earlierElsewhere ? new SessionView.Page(true, firstKeptTurn, false) : SessionView.Page.WHOLE;
+    }
+    return view(kept.subList(start, end), page);
+  }
+
+  private SessionView view(List<SessionView.MessageView> messages, SessionView.Page page) {
+    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, page);
+  }
+
+  /** The messages of the kept turns, oldest first: each turn's user message, then its answers if it completed. */
+  private List<SessionView.MessageView> keptMessages() {
     List<SessionView.MessageView> messages = new ArrayList<>();
     for (TurnRecord turn : turns) {
       messages.add(new SessionView.MessageView(turn.userMessageId(), "user", turn.message(), turn.turnId(),
@@ -178,30 +251,43 @@ public record SessionState(
         }
       }
     }
-    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary);
+    return messages;
+  }
+
+  private static int indexOf(List<SessionView.MessageView> messages, String messageId) {
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i).messageId().equals(messageId)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null);
-      case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null,
+          SessionTotals.openedAt(e.at()));
+      case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
-          e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
-      case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
-      case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
-      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary());
-      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null);
+          e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at(), totals.turns() + 1)),
+          narrativeState, totals.accepted(e.at()));
+      case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at(),
+          totals.ended(e.ending().status(), e.outcome(), e.at()));
+      case ChatSession.NarrativeStateMerged e ->
+          with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
+      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
+          metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), totals);
+      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
+          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, SessionTotals.openedAt(null));
     };
   }
 
-  private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
+  private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
+      SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary);
+        newNarrative, closeReason, summary, newTotals);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {
@@ -210,12 +296,35 @@ public record SessionState(
     return appended;
   }
 
-  private SessionState end(String turnId, java.util.function.UnaryOperator<TurnRecord> ending, Instant at) {
+  /** Ends the pending turn {@code turnId}; the totals count it only when it was pending here. */
+  private SessionState end(String turnId, java.util.function.UnaryOperator<TurnRecord> ending, Instant at,
+      SessionTotals ended) {
     List<TurnRecord> updated = new ArrayList<>(turns.size());
+    boolean found = false;
     for (TurnRecord turn : turns) {
-      updated.add(turn.turnId().equals(turnId) && turn.pending() ? ending.apply(turn) : turn);
+      boolean ends = !found && turn.turnId().equals(turnId) && turn.pending();
+      found |= ends;
+      updated.add(ends ? ending.apply(turn) : turn);
     }
-    return with(title, at, updated, narrativeState);
+    return with(title, at, updated, narrativeState, found ? ended : totals);
+  }
+
+  /** Every pending turn and the newest {@link #TURNS_KEPT} ended ones, in order. */
+  private static List<TurnRecord> kept(List<TurnRecord> turns) {
+    long ended = turns.stream().filter(turn -> !turn.pending()).count();
+    if (ended <= TURNS_KEPT) {
+      return List.copyOf(turns);
+    }
+    long dropping = ended - TURNS_KEPT;
+    List<TurnRecord> kept = new ArrayList<>(turns.size());
+    for (TurnRecord turn : turns) {
+      if (dropping > 0 && !turn.pending()) {
+        dropping--;
+      } else {
+        kept.add(turn);
+      }
+    }
+    return List.copyOf(kept);
   }
 
   private static ObjectNode emptyObject() {

@@ -8,7 +8,10 @@ import dev.colloquy.engine.domain.SessionSummary;
 import java.time.Instant;
 import java.util.List;
 
-/** A session as its owner sees it: status, title, messages in order, narrative state. */
+/**
+ * A session as its owner sees it: status, title, a page of its messages in order (the newest, or
+ * those before a given one), narrative state.
+ */
 public record SessionView(
     String sessionId,
     SessionStatus status,
@@ -21,11 +24,36 @@ public record SessionView(
     List<MessageView> messages,
     JsonNode narrativeState,
     String runningTurnId,
-    SessionSummary summary)
+    SessionSummary summary,
+    Page page)
     implements CborSerializable {
 
   public SessionView {
     messages = List.copyOf(messages);
+  }
+
+  /** The same session with another page of messages. */
+  public SessionView withMessages(List<MessageView> otherMessages, Page otherPage) {
+    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
+        otherMessages, narrativeState, runningTurnId, summary, otherPage);
+  }
+
+  /**
+   * Where {@code messages} stand in the session's history, of which the entity keeps only the
+   * newest turns: {@code earlier} says whether messages precede them. When {@code continuesBeforeTurn}
+   * is set, the page ran out of kept turns before it was full and goes on with the messages of the
+   * turns numbered below it, which the read side holds. {@code anchorNotKept}: the message the page
+   * was to end before is not among those kept, so the whole page is the read side's to give.
+   */
+  public record Page(boolean earlier, Integer continuesBeforeTurn, boolean anchorNotKept)
+      implements CborSerializable {
+
+    static final Page WHOLE = new Page(false, null, false);
+
+    /** A page that is complete as it is: {@code earlier} says whether messages precede it. */
+    public static Page complete(boolean earlier) {
+      return new Page(earlier, null, false);
+    }
   }
 
   /** A user message, or one completed run's answer (a turn with several runs has several). */

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * One turn as the journal knows it: accepted with its message and runs, then ended once with its
- * outcome. The end fields are null while the turn is pending.
+ * outcome. The end fields are null while the turn is pending. {@code ordinal} is its number in the
+ * session, from 1: the read side numbers a session's messages by it too.
  */
 public record TurnRecord(
     String turnId,
@@ -25,7 +26,8 @@ public record TurnRecord(
     String assistantMessageId,
     String endCode,
     String endMessage,
-    TurnOutcome outcome)
+    TurnOutcome outcome,
+    int ordinal)
     implements CborSerializable {
 
   public TurnRecord {
@@ -34,9 +36,15 @@ public record TurnRecord(
 
   static TurnRecord accepted(
       String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
-      List<RunSpec> runs, Instant at) {
+      List<RunSpec> runs, Instant at, int ordinal) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, at,
-        TurnStatus.PENDING, null, null, null, null, null);
+        TurnStatus.PENDING, null, null, null, null, null, ordinal);
+  }
+
+  /** This turn numbered {@code number}: for turns of a snapshot taken before turns had numbers. */
+  TurnRecord numbered(int number) {
+    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt, status, endedAt,
+        assistantMessageId, endCode, endMessage, outcome, number);
   }
 
   /** The turn ended: its ending is kept in the fields a snapshot has always had. */
@@ -51,7 +59,7 @@ public record TurnRecord(
   private TurnRecord ended(TurnEnding ending, Instant at, String assistantMessageId, String code, String endMessage,
       TurnOutcome outcome) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt,
-        ending.status(), at, assistantMessageId, code, endMessage, outcome);
+        ending.status(), at, assistantMessageId, code, endMessage, outcome, ordinal);
   }
 
   /** How the turn ended; it must have ended. */

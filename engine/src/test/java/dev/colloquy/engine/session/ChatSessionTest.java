@@ -114,6 +114,22 @@ class ChatSessionTest {
   }
 
   @Test
+  void aSessionRefusesTurnsBeyondItsLimitAndSaysWhy() {
+    newSession("colloquy.session.max-turns = 2");
+    open();
+    read(start("one", null, List.of("offline"))).untilTerminal();
+    read(start("two", null, List.of("offline"))).untilTerminal();
+
+    var third = start("three", null, List.of("offline"));
+
+    ChatSession.Rejected refused = rejected(third.reply());
+    assertThat(refused.code()).isEqualTo(ChatSession.TURN_LIMIT_REACHED);
+    assertThat(refused.message()).contains("limit of 2 turns");
+    assertThat(third.hasNoEvents()).isTrue();
+    assertThat(session.getState().totals().turns()).isEqualTo(2);
+  }
+
+  @Test
   void aSessionThatWasNeverOpenedAnswersNotFoundToEveryCommand() {
     newSession("");
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())

@@ -13,13 +13,16 @@ import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.domain.Usage;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -132,6 +135,50 @@ class WireSerializationTest {
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)));
     events.forEach(WireSerializationTest::roundTrips);
+  }
+
+  @Test
+  void aSnapshotRoundTripsAndStaysTheSameSizeHoweverLongTheSession() {
+    SessionState hundred = LongSessionStateTest.session(100, "An answer of a few words");
+    SessionState tenThousand = LongSessionStateTest.session(10_000, "An answer of a few words");
+
+    roundTrips(hundred);
+    roundTrips(tenThousand);
+    int small = SerializationExtension.get(testKit.system()).serialize(hundred).get().length;
+    int large = SerializationExtension.get(testKit.system()).serialize(tenThousand).get().length;
+    assertThat(large).as("a 10,000-turn session's snapshot against a 100-turn one's (%d bytes)", small)
+        .isLessThan(small + 1_000);
+  }
+
+  /** A session state as snapshotted before it kept totals and numbered its turns. */
+  record StateWithoutTotals(String sessionId, SessionStatus status, String tenantId, String userId, String persona,
+      JsonNode metadata, String title, Instant createdAt, Instant updatedAt, List<TurnWithoutNumber> turns,
+      JsonNode narrativeState, String closeReason, SessionSummary summary) implements CborSerializable {}
+
+  record TurnWithoutNumber(String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
+      List<RunSpec> runs, Instant acceptedAt, TurnStatus status, Instant endedAt, String assistantMessageId,
+      String endCode, String endMessage, TurnOutcome outcome) implements CborSerializable {}
+
+  @Test
+  void aSnapshotTakenBeforeTheStateKeptTotalsRecoversWithThemAndKeepsOnlyTheNewestTurns() throws Exception {
+    List<TurnWithoutNumber> turns = new ArrayList<>();
+    for (int i = 1; i <= 60; i++) {
+      turns.add(new TurnWithoutNumber("t" + i, "k" + i, "trace", "u" + i, "hi " + i, List.of(new RunSpec("r1", "m")),
+          AT, TurnStatus.COMPLETED, AT, "m" + i, null, null, OUTCOME));
+    }
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(SessionState.class);
+    byte[] snapshot = serializer.toBinary(new StateWithoutTotals("s1", SessionStatus.OPEN, "acme", null, null,
+        JsonNodeFactory.instance.objectNode(), "title", AT, AT, turns, JsonNodeFactory.instance.objectNode(), null, null));
+
+    SessionState read = (SessionState) serializer.fromBinary(snapshot, serializer.manifest(SessionState.empty("s1")));
+
+    assertThat(read.totals().turns()).isEqualTo(60);
+    assertThat(read.totals().completedTurns()).isEqualTo(60);
+    assertThat(read.turns()).hasSize(SessionState.TURNS_KEPT);
+    assertThat(read.turns()).extracting(TurnRecord::ordinal).startsWith(11).endsWith(60);
+    assertThat(read.summarize(AT).usageByModel().values().stream().mapToLong(Usage::completionTokens).sum())
+        .isEqualTo(60 * OUTCOME.usage().completionTokens());
   }
 
   /** A deletion as journaled before it carried the session's summary: its type id and its one field. */

@@ -45,7 +45,8 @@ public final class ReadSide {
    * tables script, since removed: an applied migration's text cannot change.)
    */
   static final List<String> READ_SIDE_MIGRATIONS =
-      List.of("db/migration/V3__read_side.sql", "db/migration/V5__session_users.sql");
+      List.of("db/migration/V3__read_side.sql", "db/migration/V5__session_users.sql",
+          "db/migration/V50__message_positions.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";
