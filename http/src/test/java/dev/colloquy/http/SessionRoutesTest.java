@@ -276,6 +276,28 @@ class SessionRoutesTest {
   }
 
   @Test
+  void metadataIsBoundedInSizeAndDepthAndWhatFitsIsKept() throws Exception {
+    String tooBig = "{\"metadata\":{\"notes\":\"" + "x".repeat(RequestBodies.MAX_METADATA_BYTES) + "\"}}";
+    HttpResponse<String> big = send("POST", "/v1/sessions", tooBig);
+    assertError(big, 422, "INVALID_FIELD");
+    assertThat(big.body()).contains("metadata", "16384 bytes");
+
+    String tooDeep = "{\"metadata\":" + "{\"a\":".repeat(RequestBodies.MAX_METADATA_DEPTH + 1) + "1"
+        + "}".repeat(RequestBodies.MAX_METADATA_DEPTH + 1) + "}";
+    HttpResponse<String> deep = send("POST", "/v1/sessions", tooDeep);
+    assertError(deep, 422, "INVALID_FIELD");
+    assertThat(deep.body()).contains("metadata", "8 deep");
+
+    String deepest = "{\"a\":".repeat(RequestBodies.MAX_METADATA_DEPTH - 1) + "[\"" + "y".repeat(15 * 1024) + "\"]"
+        + "}".repeat(RequestBodies.MAX_METADATA_DEPTH - 1);
+    HttpResponse<String> fits = send("POST", "/v1/sessions", "{\"metadata\":" + deepest + "}");
+    assertThat(fits.statusCode()).as(fits.body()).isEqualTo(201);
+    String sessionId = Json.MAPPER.readTree(fits.body()).path("session_id").asText();
+    JsonNode kept = Json.MAPPER.readTree(send("GET", "/v1/sessions/" + sessionId, null).body()).path("metadata");
+    assertThat(kept).isEqualTo(Json.MAPPER.readTree(deepest));
+  }
+
+  @Test
   void aClientChosenSessionIdIsAcceptedOnceAndCloseIsIdempotent() throws Exception {
     String chosen = java.util.UUID.randomUUID().toString();
     HttpResponse<String> created = send("POST", "/v1/sessions", "{\"session_id\":\"" + chosen + "\",\"persona\":\"p\"}");

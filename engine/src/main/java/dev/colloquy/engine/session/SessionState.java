@@ -63,8 +63,8 @@ public record SessionState(
   public static final int MAX_PAGE_MESSAGES = 500;
 
   /**
-   * Text a page of messages carries at most (UTF-8), beyond its first message: a view crosses nodes
-   * in one message, and this keeps it well within the cluster's largest frame.
+   * Text a page of messages carries at most (UTF-8, with its citations), beyond its first message: a
+   * view crosses nodes in one message, and this keeps it well within the cluster's largest frame.
    */
   public static final long PAGE_BYTES = 1024 * 1024;
 
@@ -212,7 +212,7 @@ public record SessionState(
     long bytes = 0;
     boolean full = false;
     while (start > 0 && !full) {
-      long size = Utf8.length(kept.get(start - 1).content());
+      long size = weight(kept.get(start - 1));
       if (start < end && bytes + size > PAGE_BYTES) {
         full = true;
       } else {
@@ -252,6 +252,16 @@ public record SessionState(
       }
     }
     return messages;
+  }
+
+  /** What a message weighs in a page: its text and its citations' names, in UTF-8. */
+  static long weight(SessionView.MessageView message) {
+    long bytes = Utf8.length(message.content());
+    for (var citation : message.citations()) {
+      bytes += Utf8.length(String.valueOf(citation.source())) + Utf8.length(String.valueOf(citation.section()))
+          + Utf8.length(String.valueOf(citation.documentId())) + 32;
+    }
+    return bytes;
   }
 
   private static int indexOf(List<SessionView.MessageView> messages, String messageId) {

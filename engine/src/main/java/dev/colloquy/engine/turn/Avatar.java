@@ -133,8 +133,8 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
    * streamed, which was generated and is paid for upstream.
    */
   private TokenUsage unreported(String errorCode) {
-    boolean refused = text.isEmpty() && errorCode != null && !errorCode.equals(ModelException.TIMEOUT)
-        && !errorCode.equals(ModelException.STREAM_BROKEN);
+    boolean refused = text.isEmpty() && (ModelException.REJECTED.equals(errorCode)
+        || ModelException.UNAVAILABLE.equals(errorCode) || ModelException.RATE_LIMITED.equals(errorCode));
     return refused ? TokenUsage.NONE : TokenUsage.counted(request.messages(), text.toString());
   }
 

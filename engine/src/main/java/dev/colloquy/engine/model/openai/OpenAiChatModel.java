@@ -20,6 +20,7 @@ import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
@@ -39,6 +40,14 @@ public final class OpenAiChatModel implements ChatModel {
   public static final String PROVIDER = "openai-compatible";
 
   private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
+
+  /**
+   * The most text (UTF-8) one answer may carry, far beyond what a model is asked for: the frames
+   * that carry a whole answer cross the cluster in one message, which must stay within its largest
+   * frame (see application.conf). An endpoint that streams more has its call closed and its run
+   * failed with {@link ModelException#ANSWER_TOO_LARGE}, keeping what came before.
+   */
+  public static final long MAX_ANSWER_BYTES = 2L * 1024 * 1024;
 
   private final OpenAIClient client;
   private final Executor executor;
@@ -104,6 +113,7 @@ public final class OpenAiChatModel implements ChatModel {
         return;
       }
       StringBuilder text = new StringBuilder();
+      long[] bytes = {0};
       TokenUsage[] reported = {null};
       try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
         Iterator<ChatCompletionChunk> chunks = stream.stream().iterator();
@@ -111,10 +121,18 @@ public final class OpenAiChatModel implements ChatModel {
           ChatCompletionChunk chunk = chunks.next();
           chunk.usage().ifPresent(u -> reported[0] = new TokenUsage(u.promptTokens(), u.completionTokens()));
           for (ChatCompletionChunk.Choice choice : chunk.choices()) {
-            choice.delta().content().filter(token -> !token.isEmpty()).ifPresent(token -> {
+            String token = choice.delta().content().orElse("");
+            bytes[0] += token.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes[0] > MAX_ANSWER_BYTES) {
+              log.warn("The answer of model {} passed {} bytes; its call is closed", request.model(), MAX_ANSWER_BYTES);
+              listener.onError(new ModelException(ModelException.ANSWER_TOO_LARGE,
+                  "The model's answer passed " + MAX_ANSWER_BYTES + " bytes and was cut off"));
+              return;
+            }
+            if (!token.isEmpty()) {
               text.append(token);
               listener.onToken(token);
-            });
+            }
           }
         }
       } catch (RuntimeException e) {
