@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -29,9 +30,11 @@ import picocli.CommandLine.Option;
 /**
  * Crash proof: a node (a process of its own, on an embedded PostgreSQL) under a steady load of
  * streamed turns from concurrent clients is killed with SIGKILL every few seconds and started again
- * on the same data directory, while the clients retry with their idempotency keys. Afterwards every
- * turn the server acknowledged is held against the journal (see {@link ChaosAudit}), and the read
- * side against a rebuild of it from the journal. Exits 1 when a promise did not hold.
+ * on the same data directory, while the clients retry with their idempotency keys. Each kill comes a
+ * random few seconds after the restarted node has served its first turn, so that it always lands
+ * among turns in flight. Afterwards every turn the server acknowledged is held against the journal
+ * (see {@link ChaosAudit}), and the read side against a rebuild of it from the journal. Exits 1 when
+ * a promise did not hold.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
     description = "Kill -9 a loaded node again and again; check that no acknowledged turn is lost or doubled; prints Markdown.")
@@ -39,6 +42,7 @@ final class ChaosBench implements Callable<Integer> {
 
   private static final Duration CLIENTS_FINISH = Duration.ofMinutes(10);
   private static final Duration READ_SIDE_CATCH_UP = Duration.ofMinutes(5);
+  private static final Duration FIRST_TURN_WAIT = Duration.ofMinutes(5);
 
   @Option(names = "--cycles", defaultValue = "100", description = "Kills and restarts (default ${DEFAULT-VALUE})")
   int cycles;
@@ -47,7 +51,7 @@ final class ChaosBench implements Callable<Integer> {
   int clients;
 
   @Option(names = "--kill-after-ms", defaultValue = "3000",
-      description = "Mean time the node runs once healthy before it is killed; each run lasts 0.5 to 1.5 times it (default ${DEFAULT-VALUE})")
+      description = "Mean time the node runs after it served its first turn before it is killed; each run lasts 0.5 to 1.5 times it (default ${DEFAULT-VALUE})")
   long killAfterMs;
 
   @Option(names = "--tokens", defaultValue = "20", description = "Tokens per answer of the mock model (default ${DEFAULT-VALUE})")
@@ -64,7 +68,7 @@ final class ChaosBench implements Callable<Integer> {
 
   /** What one run found, for the command's table and the suite's smoke test. */
   record Outcome(int cycles, int clients, int turnsSent, ChaosAudit.Findings audit, boolean readSideMatches,
-      List<Duration> timesToHealthy) {
+      List<Duration> timesToHealthy, List<Duration> timesToServing) {
 
     boolean holds() {
       return audit.holds() && readSideMatches;
@@ -90,22 +94,30 @@ final class ChaosBench implements Callable<Integer> {
     AtomicBoolean stopping = new AtomicBoolean();
     List<ChaosClient> running = new ArrayList<>();
     List<Duration> timesToHealthy = new ArrayList<>();
+    List<Duration> timesToServing = new ArrayList<>();
+    AtomicLong acknowledgements = new AtomicLong();
     try (MockLlmServer mock = MockLlmServer.start(model, "127.0.0.1", 0);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
       ChaosNode node = new ChaosNode(dataDir, freePort(), mock.baseUrl(), log);
       try {
         node.start();
         for (int i = 0; i < clients; i++) {
-          ChaosClient client = new ChaosClient("client " + i, node.baseUrl(), node.apiKey(), stopping);
+          ChaosClient client = new ChaosClient("client " + i, node.baseUrl(), node.apiKey(), stopping, acknowledgements);
           running.add(client);
           threads.execute(client);
         }
+        awaitAcknowledgement(acknowledgements, acknowledgements.get());
         for (int cycle = 1; cycle <= cycles; cycle++) {
           LockSupport.parkNanos(Duration.ofMillis(killAfterMs / 2 + (long) (random.nextDouble() * killAfterMs)).toNanos());
           node.kill();
+          long killed = System.nanoTime();
+          long acknowledgedBefore = acknowledgements.get();
           timesToHealthy.add(node.start());
-          System.err.printf("cycle %d/%d: healthy again after %d ms; %d turns ended so far%n", cycle, cycles,
-              timesToHealthy.getLast().toMillis(), running.stream().mapToInt(client -> client.turns().size()).sum());
+          awaitAcknowledgement(acknowledgements, acknowledgedBefore);
+          timesToServing.add(Duration.ofNanos(System.nanoTime() - killed));
+          System.err.printf("cycle %d/%d: ready %d ms after the kill, serving turns after %d ms; %d turns ended so far%n",
+              cycle, cycles, timesToHealthy.getLast().toMillis(), timesToServing.getLast().toMillis(),
+              running.stream().mapToInt(client -> client.turns().size()).sum());
         }
         stopping.set(true);
         threads.shutdown();
@@ -118,7 +130,7 @@ final class ChaosBench implements Callable<Integer> {
         running.stream().filter(client -> client.crashed() != null)
             .forEach(client -> audit.problems().add("a client stopped: " + client.crashed()));
         boolean readSideMatches = readSideMatchesARebuild(node, dataDir);
-        return new Outcome(cycles, clients, turns.size(), audit, readSideMatches, timesToHealthy);
+        return new Outcome(cycles, clients, turns.size(), audit, readSideMatches, timesToHealthy, timesToServing);
       } finally {
         stopping.set(true);
         node.stop();
@@ -130,6 +142,17 @@ final class ChaosBench implements Callable<Integer> {
         delete(dataDir);
         Files.deleteIfExists(log);
       }
+    }
+  }
+
+  /** Waits until a client has been told that a turn started after {@code before} such acknowledgements. */
+  private static void awaitAcknowledgement(AtomicLong acknowledgements, long before) {
+    long deadline = System.nanoTime() + FIRST_TURN_WAIT.toNanos();
+    while (acknowledgements.get() <= before) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("no client got a turn started within " + FIRST_TURN_WAIT + " of a restart");
+      }
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
     }
   }
 
@@ -162,14 +185,17 @@ final class ChaosBench implements Callable<Integer> {
   static String markdown(Outcome outcome, long killAfterMs) {
     ChaosAudit.Findings audit = outcome.audit();
     List<Long> millis = outcome.timesToHealthy().stream().map(Duration::toMillis).sorted().toList();
+    List<Long> serving = outcome.timesToServing().stream().map(Duration::toMillis).sorted().toList();
     return "| cycles | clients | kill after | turns sent | acknowledged | journaled | ended (journal) | lost | duplicated"
-        + " | not ended once | sequence gaps | told otherwise | read side = rebuild | healthy p50 | p99 | max |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-        + String.format("| %d | %d | %.1f–%.1f s | %,d | %,d | %,d | %s | %d | %d | %d | %d | %d | %s | %s | %s | %s |",
+        + " | not ended once | sequence gaps | told otherwise | read side = rebuild | healthy p50 | p99 | max"
+        + " | serving p50 | p99 |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        + String.format("| %d | %d | %.1f–%.1f s | %,d | %,d | %,d | %s | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s |",
             outcome.cycles(), outcome.clients(), killAfterMs / 2000.0, killAfterMs * 1.5 / 1000, outcome.turnsSent(),
             audit.acknowledged(), audit.journaled(), audit.endings().toString().replace("=", ": "), audit.lost(),
             audit.duplicated(), audit.unended() + audit.endedTwice(), audit.sequenceGaps(), audit.toldOtherwise(),
-            outcome.readSideMatches() ? "yes" : "NO", seconds(millis, 50), seconds(millis, 99), seconds(millis, 100));
+            outcome.readSideMatches() ? "yes" : "NO", seconds(millis, 50), seconds(millis, 99), seconds(millis, 100),
+            seconds(serving, 50), seconds(serving, 99));
   }
 
   private static String seconds(List<Long> sorted, double percentile) {

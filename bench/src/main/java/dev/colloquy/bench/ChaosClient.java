@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
 final class ChaosClient implements Runnable {
 
   private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
   /**
    * A turn this client sent: its key, the id the server gave it, whether the server acknowledged it
@@ -40,17 +41,20 @@ final class ChaosClient implements Runnable {
   private final String baseUrl;
   private final String authorization;
   private final AtomicBoolean stopping;
+  private final AtomicLong acknowledgements;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(2)).build();
   private final List<Turn> turns = new CopyOnWriteArrayList<>();
   private final List<String> sessions = new CopyOnWriteArrayList<>();
   private volatile Throwable crashed;
 
-  ChaosClient(String name, String baseUrl, String apiKey, AtomicBoolean stopping) {
+  /** {@code acknowledgements} counts, across clients, every turn.started frame that arrives. */
+  ChaosClient(String name, String baseUrl, String apiKey, AtomicBoolean stopping, AtomicLong acknowledgements) {
     this.name = name;
     this.baseUrl = baseUrl;
     this.authorization = "Bearer " + apiKey;
     this.stopping = stopping;
+    this.acknowledgements = acknowledgements;
   }
 
   List<Turn> turns() {
@@ -108,7 +112,7 @@ final class ChaosClient implements Runnable {
             .header("Accept", "text/event-stream")
             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofLines());
         if (response.statusCode() == 200) {
-          Ending ending = read(response.body());
+          Ending ending = read(response.body(), acknowledgements);
           turnId = ending.turnId() != null ? ending.turnId() : turnId;
           acknowledged |= ending.acknowledged();
           if (ending.event() != null) {
@@ -131,7 +135,7 @@ final class ChaosClient implements Runnable {
   private record Ending(String turnId, boolean acknowledged, String event, String code) {}
 
   /** Reads frames until the terminal one or the end of the stream (the node went away). */
-  private static Ending read(Stream<String> lines) {
+  private static Ending read(Stream<String> lines, AtomicLong acknowledgements) {
     String event = null;
     String turnId = null;
     boolean acknowledged = false;
@@ -144,7 +148,10 @@ final class ChaosClient implements Runnable {
         } else if (line.startsWith("data:") && event != null) {
           JsonNode data = Json.MAPPER.readTree(line.substring(5));
           turnId = data.path("turn_id").asText(turnId);
-          acknowledged |= event.equals("turn.started");
+          if (event.equals("turn.started")) {
+            acknowledged = true;
+            acknowledgements.incrementAndGet();
+          }
           if (event.equals("turn.completed") || event.equals("turn.failed") || event.equals("turn.cancelled")) {
             return new Ending(turnId, acknowledged, event, data.path("code").asText(null));
           }
