@@ -134,7 +134,10 @@ final class ChaosClient implements Runnable {
 
   private record Ending(String turnId, boolean acknowledged, String event, String code) {}
 
-  /** Reads frames until the terminal one or the end of the stream (the node went away). */
+  /**
+   * Reads frames until the terminal one or the end of the stream: the node went away, and then what
+   * arrived before (a turn.started) still counts.
+   */
   private static Ending read(Stream<String> lines, AtomicLong acknowledgements) {
     String event = null;
     String turnId = null;
@@ -159,8 +162,8 @@ final class ChaosClient implements Runnable {
           event = null;
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | UncheckedIOException cutOff) {
+      // the stream broke off: the turn is sent again, and what it had shown is kept
     }
     return new Ending(turnId, acknowledged, null, null);
   }
