@@ -6,6 +6,11 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.ConfiguredPolicies;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.http.agent.MemoryRoutes;
+import dev.colloquy.persistence.agent.JdbcMemoryStore;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -27,6 +32,9 @@ import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
+import dev.colloquy.http.dialect.EdgeRoutes;
+import dev.colloquy.http.dialect.SupportRoutes;
+import dev.colloquy.http.dialect.WritingRoomRoutes;
 import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
@@ -35,6 +43,7 @@ import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
+import dev.colloquy.persistence.readside.JdbcChatListing;
 import dev.colloquy.persistence.readside.JdbcMessageHistory;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
@@ -43,6 +52,8 @@ import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.TenantAdminRoutes;
+import dev.colloquy.http.web.DevKeyOffer;
+import dev.colloquy.http.web.WebAssets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -111,14 +122,19 @@ public final class Colloquy implements AutoCloseable {
       joinCluster(system);
       InFlight turns = new InFlight();
       InFlight streams = new InFlight();
+      MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
+      MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
+      TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
+          settings.session().idleTimeout().toSeconds(), models.defaultModel());
       ConfiguredAnswerBudgets tenantSettings =
           new ConfiguredAnswerBudgets(system, settings.http().askTimeout(), settings.limits().maxTokens());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), turns, operations.metrics(),
-          !settings.production(), tenantSettings, tenantSettings);
+          knowledge.search(), turns, operations.metrics(), !settings.production(), tenantSettings, tenantSettings,
+          new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
+              settings.agent(), memories, blocking));
       ChatSession.init(system, services);
-      TenantConfiguration.init(system, TenantConfig.defaults(settings.limits(),
-          settings.session().idleTimeout().toSeconds(), models.defaultModel()), models.names());
+      TenantConfiguration.init(system, tenantDefaults, models.names());
+      Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);
       TenantLimiter.init(system, settings.limits().streamLease());
       TenantConfigs tenantConfigs = new TenantConfigs(system, settings.http().askTimeout());
       TenantConfigRoutes tenantConfigRoutes = new TenantConfigRoutes(tenantConfigs);
@@ -134,17 +150,25 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
+      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout());
+      WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
+          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
+      EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
+          settings.edge(), settings.http(), operations.metrics());
+      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(new SessionGateway(system, settings.http().askTimeout()),
-              new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
+          new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
               operations.metrics()),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
-              tenantConfigRoutes.route(principal.tenantId(), traceId)),
+              tenantConfigRoutes.route(principal.tenantId(), traceId), memoryRoutes.route(principal, traceId),
+              writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
-              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking),
+              idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)
+              .withPublicKeysFrom(tenantId -> tenantConfigs.current(tenantId)
+                  .thenApply(current -> current.config().allowedOrigins())),
           adminRoutes::route,
           operations.observability(!settings.production()), () -> !turns.draining(),
           new Cors(settings.cors(), tenantConfigs),
@@ -152,7 +176,7 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(routes.route()))
+          .bind(new OpenStreams(streams).track(Directives.concat(webAssets(settings).route(), routes.route())))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
@@ -174,6 +198,12 @@ public final class Colloquy implements AutoCloseable {
       database.close();
       throw startFailure(e, config, settings, system != null);
     }
+  }
+
+  /** The web app and widget; in development the app may offer the development key to this machine. */
+  private static WebAssets webAssets(ColloquySettings settings) {
+    return new WebAssets(settings.production() ? DevKeyOffer.none()
+        : DevKeyOffer.of(settings.storage().dataDir().resolve(DevTenant.KEY_FILE)));
   }
 
   /** A port already taken is named, with what to change; anything else keeps its own message. */

@@ -44,9 +44,13 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final String embeddingModel;
+  private final EmbeddingModel embeddings;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching) {
+      ExecutorService ingestion, ExecutorService searching, EmbeddingModel embeddings) {
+    this.embeddings = embeddings;
+    this.embeddingModel = embeddings.name();
     this.store = store;
     this.search = search;
     this.documents = documents;
@@ -71,7 +75,7 @@ public final class Knowledge implements AutoCloseable {
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching);
+    return new Knowledge(store, search, documents, ingestion, searching, embeddings);
   }
 
   /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
@@ -106,8 +110,18 @@ public final class Knowledge implements AutoCloseable {
     return search;
   }
 
+  /** The embedding model of the knowledge base, which the users' memories share. */
+  EmbeddingModel embeddings() {
+    return embeddings;
+  }
+
   public KnowledgeService documents() {
     return documents;
+  }
+
+  /** The name of the model every chunk is embedded with. */
+  public String embeddingModel() {
+    return embeddingModel;
   }
 
   /**

@@ -139,6 +139,21 @@ final class PrometheusMetrics implements EngineMetrics, HttpMetrics, AutoCloseab
   }
 
   @Override
+  public void intentRouted(String intent) {
+    registry.counter("colloquy.agent.intents", "intent", intent).increment();
+  }
+
+  @Override
+  public void escalated(String reason) {
+    registry.counter("colloquy.agent.escalations", "reason", reason).increment();
+  }
+
+  @Override
+  public void webhookAttempt(String outcome) {
+    registry.counter("colloquy.agent.webhook.attempts", "outcome", outcome).increment();
+  }
+
+  @Override
   public void close() {
     gc.close();
     registry.close();

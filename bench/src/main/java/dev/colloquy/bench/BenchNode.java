@@ -39,6 +39,9 @@ final class BenchNode implements AutoCloseable {
     settings.put("colloquy.limits.turns-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
     settings.put("colloquy.limits.max-open-sessions", LimitsSettings.MAX_OPEN_SESSIONS);
     settings.put("colloquy.limits.max-concurrent-streams", LimitsSettings.MAX_CONCURRENT_STREAMS);
+    // The offline rules route messages, so that a turn makes one model call, as the figures of
+    // RESULTS.md measured before the agent routed messages (the router's call is the agent's, not the engine's).
+    settings.put("colloquy.agent.intent-router", "offline");
     settings.putAll(overrides);
     try {
       return new BenchNode(dataDir, Colloquy.start(ConfigFactory.parseMap(settings)));

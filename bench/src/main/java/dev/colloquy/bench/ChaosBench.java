@@ -63,6 +63,12 @@ final class ChaosBench implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "10", description = "Seed of the kill times (default ${DEFAULT-VALUE})")
   long seed;
 
+  @Option(names = "--port", defaultValue = "0", description = "The node's HTTP port (default: a free one)")
+  int port;
+
+  @Option(names = "--cluster-port", defaultValue = "0", description = "The node's cluster (Artery) port (default: a free one)")
+  int clusterPort;
+
   @Option(names = "--keep-data", description = "Keep the node's data directory and log for a look afterwards")
   boolean keepData;
 
@@ -98,7 +104,7 @@ final class ChaosBench implements Callable<Integer> {
     AtomicLong acknowledgements = new AtomicLong();
     try (MockLlmServer mock = MockLlmServer.start(model, "127.0.0.1", 0);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-      ChaosNode node = new ChaosNode(dataDir, freePort(), mock.baseUrl(), log);
+      ChaosNode node = new ChaosNode(dataDir, port == 0 ? freePort() : port, clusterPort, mock.baseUrl(), log);
       try {
         node.start();
         for (int i = 0; i < clients; i++) {

@@ -31,14 +31,17 @@ final class ChaosNode {
 
   private final Path dataDir;
   private final int port;
+  private final int clusterPort;
   private final String modelUrl;
   private final Path log;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private Process process;
 
-  ChaosNode(Path dataDir, int port, String modelUrl, Path log) {
+  /** {@code clusterPort} 0: any free port for Artery, chosen again on each start. */
+  ChaosNode(Path dataDir, int port, int clusterPort, String modelUrl, Path log) {
     this.dataDir = dataDir;
     this.port = port;
+    this.clusterPort = clusterPort;
     this.modelUrl = modelUrl;
     this.log = log;
   }
@@ -64,7 +67,7 @@ final class ChaosNode {
     builder.environment().putAll(Map.of(
         "COLLOQUY_HTTP_HOST", "127.0.0.1",
         "COLLOQUY_HTTP_PORT", Integer.toString(port),
-        "COLLOQUY_CLUSTER_PORT", "0",
+        "COLLOQUY_CLUSTER_PORT", Integer.toString(clusterPort),
         "COLLOQUY_DATA_DIR", dataDir.toString(),
         "COLLOQUY_LLM_BASE_URL", modelUrl,
         "COLLOQUY_LLM_MODEL", "mock",

@@ -329,7 +329,7 @@ final class RetrievalBench implements Callable<Integer> {
     }
   }
 
-  private static List<EmbeddedChunk> ingest(EvalSet set, VectorStore store, IngestionPipeline pipeline) throws IOException {
+  static List<EmbeddedChunk> ingest(EvalSet set, VectorStore store, IngestionPipeline pipeline) throws IOException {
     List<EmbeddedChunk> all = new ArrayList<>();
     for (String document : set.documents()) {
       String documentId = "eval-" + document;
@@ -545,7 +545,7 @@ final class RetrievalBench implements Callable<Integer> {
     }
   }
 
-  private static void deleteRecursively(Path directory) throws IOException {
+  static void deleteRecursively(Path directory) throws IOException {
     if (!Files.exists(directory)) {
       return;
     }

@@ -1,14 +1,10 @@
 package dev.colloquy.bench;
 
-import com.typesafe.config.ConfigFactory;
-import dev.colloquy.app.Colloquy;
-import dev.colloquy.mockllm.MockLlmServer;
-import dev.colloquy.mockllm.MockLlmSettings;
-import java.lang.management.ManagementFactory;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -17,78 +13,239 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Drives N concurrent sessions through the HTTP API against the mock model with a fixed time to
- * first token and inter-token delay, and reports what the engine adds to both, throughput and heap
- * per session. Engine, mock and clients share this JVM and its cores: the figures are an upper
- * bound of the engine's own overhead on this machine.
+ * The token path against its floor, in one run: the mock model in a JVM of its own, the node in
+ * another (with its embedded PostgreSQL), and the clients in this one. At each concurrency the same
+ * clients first read the mock directly (the floor), then run turns through the node; the report
+ * gives what the node adds to the time to first token and between tokens, its throughput as a share
+ * of the floor's, and the CPU the node and its database spent per turn. A soak then holds many slow
+ * streams open on a node with a capped heap.
  */
 @Command(name = "streaming", mixinStandardHelpOptions = true,
-    description = "N concurrent sessions streaming turns over SSE against mock-llm; prints a Markdown report.")
+    description = {"Streamed turns through a node against the same clients reading the mock model directly (the floor),"
+        + " mock, node and clients each in their own process; prints Markdown with same-run ratios."})
 final class StreamingBench implements Callable<Integer> {
 
-  @Option(names = "--sessions", defaultValue = "100", description = "Concurrent sessions (default ${DEFAULT-VALUE})")
-  int sessions;
+  @Option(names = "--streams", defaultValue = "1,10,100,200,1000", split = ",",
+      description = "Concurrent streams of each measured level (default ${DEFAULT-VALUE})")
+  int[] levels;
 
-  @Option(names = "--turns", defaultValue = "3", description = "Turns per session (default ${DEFAULT-VALUE})")
-  int turns;
+  @Option(names = "--seconds", defaultValue = "10", description = "Length of each pass (default ${DEFAULT-VALUE})")
+  int seconds;
 
-  @Option(names = "--tokens", defaultValue = "32", description = "Tokens per answer (default ${DEFAULT-VALUE})")
+  @Option(names = "--warm-up-seconds", defaultValue = "10",
+      description = "Node and floor passes at 100 streams before measuring, not reported (default ${DEFAULT-VALUE})")
+  int warmUpSeconds;
+
+  @Option(names = "--tokens", defaultValue = "24", description = "Tokens per answer (default ${DEFAULT-VALUE})")
   int tokens;
 
-  @Option(names = "--ttft-ms", defaultValue = "200", description = "Mock time to first token (default ${DEFAULT-VALUE})")
+  @Option(names = "--ttft-ms", defaultValue = "20", description = "Mock time to first token (default ${DEFAULT-VALUE})")
   long ttftMs;
 
-  @Option(names = "--delay-ms", defaultValue = "20", description = "Mock inter-token delay (default ${DEFAULT-VALUE})")
+  @Option(names = "--delay-ms", defaultValue = "5", description = "Mock delay between tokens (default ${DEFAULT-VALUE})")
   long delayMs;
 
-  @Option(names = "--ramp-up-ms", defaultValue = "0",
-      description = "Spread the sessions' first turns over this long instead of starting all at once (default ${DEFAULT-VALUE})")
+  @Option(names = "--ramp-up-ms", defaultValue = "1000",
+      description = "Spread the streams' first turns over this long (default ${DEFAULT-VALUE})")
   long rampUpMs;
+
+  @Option(names = "--soak-streams", defaultValue = "0",
+      description = "After the levels, hold this many streams of one slow turn each on a fresh node (0 = no soak)")
+  int soakStreams;
+
+  @Option(names = "--soak-tokens", defaultValue = "12", description = "Tokens per soak answer (default ${DEFAULT-VALUE})")
+  int soakTokens;
+
+  @Option(names = "--soak-ttft-ms", defaultValue = "500", description = "Soak time to first token (default ${DEFAULT-VALUE})")
+  long soakTtftMs;
+
+  @Option(names = "--soak-delay-ms", defaultValue = "3000",
+      description = "Soak delay between tokens (default ${DEFAULT-VALUE})")
+  long soakDelayMs;
+
+  @Option(names = "--soak-ramp-up-ms", defaultValue = "25000",
+      description = "Soak streams arrive over this long (default ${DEFAULT-VALUE})")
+  long soakRampUpMs;
+
+  @Option(names = "--soak-heap", defaultValue = "1g", description = "The soak node's -Xmx (default ${DEFAULT-VALUE})")
+  String soakHeap;
+
+  @Option(names = "--http2",
+      description = "The node talks to the mock over HTTP/2 with prior knowledge (the soak always does)")
+  boolean http2;
+
+  @Option(names = "--engine-java-opts", defaultValue = "",
+      description = "Further JVM options of the node, e.g. a flight recording (split on spaces)")
+  String engineJavaOpts;
+
+  @Option(names = "--engine-setting", description = "A setting of the node, key=value (repeatable)")
+  Map<String, String> engineSettings = Map.of();
+
+  @Option(names = "--jfr-dir", description = "Record each node pass with JFR (settings=profile) into this directory")
+  Path jfrDir;
 
   @Override
   public Integer call() throws Exception {
-    Path dataDir = Files.createTempDirectory("colloquy-bench");
-    MockLlmSettings mockSettings = MockLlmSettings.defaults().withTokens(tokens)
-        .withDelays(Duration.ofMillis(ttftMs), Duration.ofMillis(delayMs));
-    try (MockLlmServer mock = MockLlmServer.start(mockSettings, "127.0.0.1", 0);
-        Colloquy colloquy = Colloquy.start(ConfigFactory.parseMap(Map.of(
-            "colloquy.http.port", 0,
-            "colloquy.storage.data-dir", dataDir.toString(),
-            "colloquy.llm.base-url", mock.baseUrl(),
-            "colloquy.llm.model", "mock",
-            "colloquy.session.passivation-timeout", "1h",
-            "pekko.remote.artery.canonical.port", 0)));
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-      StreamingLoad load = new StreamingLoad(client, colloquy.baseUrl(), "Bearer " + DevKey.of(colloquy),
-          new StreamingLoad.Shape(sessions, turns, ttftMs, rampUpMs));
-      load.run(load.openSessions(1));
-      long heapBefore = usedHeapAfterGc();
-      List<String> ids = load.openSessions(sessions);
-      StreamingLoad.Result result = load.run(ids);
-      long heapPerSession = (usedHeapAfterGc() - heapBefore) / sessions;
-      report(result, heapPerSession);
+    System.out.println(Machine.describe(true));
+    System.out.printf("Mock: %d tokens, %d ms to the first, %d ms apart; %d s per pass, streams arriving over %d ms.%n%n",
+        tokens, ttftMs, delayMs, seconds, rampUpMs);
+    List<Level> results = new ArrayList<>();
+    Idle idle;
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, http2, List.of());
+        EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), settings(http2), client)) {
+      idle = idle(engine);
+      if (warmUpSeconds > 0) {
+        measure(client, mock, engine, 100, warmUpSeconds);
+      }
+      for (int streams : levels) {
+        results.add(measure(client, mock, engine, streams, seconds));
+      }
+    }
+    printLevels(results, idle);
+    if (soakStreams > 0) {
+      soak();
     }
     return 0;
   }
 
-  private static long usedHeapAfterGc() throws InterruptedException {
-    for (int i = 0; i < 3; i++) {
-      System.gc();
-      Thread.sleep(200); // lets the collector finish before the heap is read; this is a benchmark, not a test
-    }
-    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  private record Level(int streams, TurnLoad.Result floor, TurnLoad.Result engine, double engineCpu,
+      double compilerCpu, double databaseCpu, String load) {}
+
+  /** What the node spends doing nothing: its CPU per second and its PostgreSQL's, measured before any load. */
+  private record Idle(double engineCpuPerSecond, double databaseCpuPerSecond) {}
+
+  private static final int IDLE_SECONDS = 10;
+
+  private Idle idle(EngineProcess engine) throws InterruptedException {
+    double engineCpu = engine.engineCpuSeconds() - engine.compilerCpuSeconds();
+    double databaseCpu = engine.databaseCpuSeconds();
+    Thread.sleep(Duration.ofSeconds(IDLE_SECONDS)); // measures the idle node over a fixed window
+    return new Idle((engine.engineCpuSeconds() - engine.compilerCpuSeconds() - engineCpu) / IDLE_SECONDS,
+        (engine.databaseCpuSeconds() - databaseCpu) / IDLE_SECONDS);
   }
 
-  private void report(StreamingLoad.Result result, long heapPerSession) {
-    Histogram addedTtftMicros = result.addedTtftMicros();
-    Histogram interTokenMicros = result.interTokenMicros();
-    System.out.printf("| sessions | ramp-up | turns | tokens/turn | mock TTFT / delay | added TTFT p50 | added TTFT p99 | inter-token p99 (mock %d ms) | tokens/s | turns/s | heap/session |%n", delayMs);
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-    System.out.printf("| %d | %d ms | %d | %d | %d ms / %d ms | %.1f ms | %.1f ms | %.1f ms (added %.1f ms) | %.0f | %.1f | %.1f KiB |%n",
-        sessions, rampUpMs, result.turns(), tokens, ttftMs, delayMs,
-        addedTtftMicros.getValueAtPercentile(50) / 1000.0, addedTtftMicros.getValueAtPercentile(99) / 1000.0,
-        interTokenMicros.getValueAtPercentile(99) / 1000.0,
-        Math.max(0, interTokenMicros.getValueAtPercentile(99) / 1000.0 - delayMs),
-        result.tokensPerSecond(), result.turnsPerSecond(), heapPerSession / 1024.0);
+  private Level measure(HttpClient client, MockProcess mock, EngineProcess engine, int streams, int passSeconds)
+      throws Exception {
+    TurnLoad.Shape shape = new TurnLoad.Shape(streams, Duration.ofSeconds(passSeconds),
+        Duration.ofMillis(Math.min(rampUpMs, passSeconds * 500L)), Integer.MAX_VALUE);
+    List<String> sessions = engine.openSessions(client, streams);
+    TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
+    double engineCpu = engine.engineCpuSeconds();
+    double compilerCpu = engine.compilerCpuSeconds();
+    double databaseCpu = engine.databaseCpuSeconds();
+    if (jfrDir != null) {
+      Jcmd.run(engine.pid(), "JFR.start", "name=pass", "settings=profile",
+          "filename=" + jfrDir.toAbsolutePath().resolve("node-" + streams + ".jfr"));
+    }
+    TurnLoad.Result through = TurnLoad.run(client,
+        StreamTargets.engine(engine.baseUrl(), engine.authorization(), sessions), shape);
+    if (jfrDir != null) {
+      Jcmd.run(engine.pid(), "JFR.stop", "name=pass");
+    }
+    engineCpu = engine.engineCpuSeconds() - engineCpu;
+    compilerCpu = engine.compilerCpuSeconds() - compilerCpu;
+    databaseCpu = engine.databaseCpuSeconds() - databaseCpu;
+    engine.requireAlive();
+    return new Level(streams, floor, through, engineCpu, compilerCpu, databaseCpu, Machine.load());
+  }
+
+  private void printLevels(List<Level> levels, Idle idle) {
+    System.out.printf("Idle node: %.1f ms CPU per second, its PostgreSQL %.1f ms per second (JIT excluded).%n%n",
+        1000 * idle.engineCpuPerSecond(), 1000 * idle.databaseCpuPerSecond());
+    System.out.println("| streams | turns floor / node | failed | refused | turns/s floor | turns/s node | share of floor"
+        + " | node CPU/turn | of it JIT | PostgreSQL CPU/turn | node + PostgreSQL, JIT excluded | load (1/5/15 min) |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for (Level level : levels) {
+      long turns = Math.max(1, level.engine().turns());
+      System.out.printf("| %d | %d / %d | %d / %d | %d | %.1f | %.1f | %.0f %% | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %s |%n",
+          level.streams(), level.floor().turns(), level.engine().turns(), level.floor().failedTurns(),
+          level.engine().failedTurns(), level.engine().refused(), level.floor().turnsPerSecond(), level.engine().turnsPerSecond(),
+          100 * level.engine().turnsPerSecond() / level.floor().turnsPerSecond(),
+          1000 * level.engineCpu() / turns, 1000 * level.compilerCpu() / turns, 1000 * level.databaseCpu() / turns,
+          1000 * (level.engineCpu() - level.compilerCpu() + level.databaseCpu()) / turns, level.load());
+    }
+    System.out.println();
+    System.out.println("| streams | TTFT floor p50 / p99 | TTFT node p50 / p99 | added TTFT p50 / p99"
+        + " | inter-token floor p50 / p99 | node p50 / p99 | added inter-token p50 / p99 |");
+    System.out.println("|---|---|---|---|---|---|---|");
+    for (Level level : levels) {
+      Histogram floorTtft = level.floor().ttftMicros();
+      Histogram ttft = level.engine().ttftMicros();
+      Histogram floorGap = level.floor().interTokenMicros();
+      Histogram gap = level.engine().interTokenMicros();
+      System.out.printf("| %d | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |%n", level.streams(),
+          ms(floorTtft, 50), ms(floorTtft, 99), ms(ttft, 50), ms(ttft, 99),
+          added(ttft, floorTtft, 50), added(ttft, floorTtft, 99),
+          ms(floorGap, 50), ms(floorGap, 99), ms(gap, 50), ms(gap, 99),
+          added(gap, floorGap, 50), added(gap, floorGap, 99));
+    }
+    for (Level level : levels) {
+      if (!level.engine().failures().isEmpty() || !level.floor().failures().isEmpty()) {
+        System.out.printf("%nFailures at %d streams: floor %s, node %s%n", level.streams(), level.floor().failures(),
+            level.engine().failures());
+      }
+    }
+  }
+
+  /** Many slow streams held open at once on a fresh node whose heap is capped. */
+  private void soak() throws Exception {
+    System.out.printf("%nSoak: %d streams of one turn each, %d tokens, %d ms to the first, %d ms apart, arriving"
+        + " over %d ms; node -Xmx%s.%n%n", soakStreams, soakTokens, soakTtftMs, soakDelayMs, soakRampUpMs, soakHeap);
+    Duration turnTime = Duration.ofMillis(soakTtftMs + soakDelayMs * soakTokens);
+    TurnLoad.Shape shape = new TurnLoad.Shape(soakStreams, Duration.ofMillis(soakRampUpMs).plus(turnTime.multipliedBy(4)),
+        Duration.ofMillis(soakRampUpMs), 1);
+    List<String> jvmOptions = new ArrayList<>(options(engineJavaOpts));
+    jvmOptions.add("-Xmx" + soakHeap);
+    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, true, List.of());
+        EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
+      TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
+      List<String> sessions = engine.openSessions(client, soakStreams);
+      String loadBefore = Machine.load();
+      HeapProbe probe = HeapProbe.after(engine.pid(), Duration.ofMillis(soakRampUpMs + soakTtftMs + 2000));
+      TurnLoad.Result through = TurnLoad.run(client,
+          StreamTargets.engine(engine.baseUrl(), engine.authorization(), sessions), shape);
+      engine.requireAlive();
+      System.out.println("| side | streams | peak open | completed | failed | refused (retried) | TTFT p50 | TTFT p99"
+          + " | added TTFT p50 / p99 | live heap, all open | RSS, all open | load before / after |");
+      System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+      System.out.printf("| floor | %d | %d | %d | %d | %d | %s | %s | – | – | – | – |%n", soakStreams, floor.peakOpen(),
+          floor.turns(), floor.failedTurns(), floor.refused(), ms(floor.ttftMicros(), 50), ms(floor.ttftMicros(), 99));
+      System.out.printf("| node | %d | %d | %d | %d | %d | %s | %s | %s / %s | %s | %s | %s / %s |%n", soakStreams,
+          through.peakOpen(), through.turns(), through.failedTurns(), through.refused(), ms(through.ttftMicros(), 50),
+          ms(through.ttftMicros(), 99), added(through.ttftMicros(), floor.ttftMicros(), 50),
+          added(through.ttftMicros(), floor.ttftMicros(), 99), probe.liveHeap(), probe.rss(), loadBefore,
+          Machine.load());
+      if (!through.failures().isEmpty()) {
+        System.out.println("\nNode failures: " + through.failures());
+      }
+    }
+  }
+
+  /** The node's settings: HTTP/2 to the mock when asked, then those given on the command line. */
+  private Map<String, String> settings(boolean http2ToMock) {
+    Map<String, String> settings = new java.util.LinkedHashMap<>();
+    if (http2ToMock) {
+      settings.put("colloquy.llm.http2-prior-knowledge", "true");
+    }
+    settings.putAll(engineSettings);
+    return settings;
+  }
+
+  private static List<String> options(String joined) {
+    return joined.isBlank() ? List.of() : Arrays.asList(joined.trim().split("\\s+"));
+  }
+
+  private static String ms(Histogram micros, double percentile) {
+    return micros.getTotalCount() == 0 ? "–" : String.format("%.1f ms", micros.getValueAtPercentile(percentile) / 1000.0);
+  }
+
+  private static String added(Histogram micros, Histogram floor, double percentile) {
+    if (micros.getTotalCount() == 0 || floor.getTotalCount() == 0) {
+      return "–";
+    }
+    return String.format("%+.1f ms",
+        (micros.getValueAtPercentile(percentile) - floor.getValueAtPercentile(percentile)) / 1000.0);
   }
 }

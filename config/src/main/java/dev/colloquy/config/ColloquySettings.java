@@ -16,7 +16,9 @@ public record ColloquySettings(
     ShutdownSettings shutdown,
     LimitsSettings limits,
     CorsSettings cors,
-    AuthSettings auth) {
+    AuthSettings auth,
+    EdgeSettings edge,
+    AgentSettings agent) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -33,7 +35,9 @@ public record ColloquySettings(
         ShutdownSettings.create(reader),
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
-        AuthSettings.create(reader));
+        AuthSettings.create(reader),
+        EdgeSettings.create(reader),
+        AgentSettings.create(reader));
   }
 
   /**

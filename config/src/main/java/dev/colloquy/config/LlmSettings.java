@@ -24,7 +24,9 @@ public record LlmSettings(
     int maxRetries,
     int maxModelsPerTurn,
     int contextTokens,
-    Map<String, ModelPrice> prices) {
+    Map<String, ModelPrice> prices,
+    boolean http2PriorKnowledge,
+    int maxIdleConnections) {
 
   /** The name of the model that answers when no endpoint is configured. */
   public static final String OFFLINE_MODEL = "offline";
@@ -66,6 +68,11 @@ public record LlmSettings(
       throw reader.invalid("colloquy.llm.model", "is required when colloquy.llm.base-url is set");
     }
     baseUrl.ifPresent(url -> requireHttpUrl(reader, url));
+    boolean http2PriorKnowledge = reader.bool("colloquy.llm.http2-prior-knowledge");
+    if (http2PriorKnowledge && baseUrl.isPresent() && !baseUrl.get().startsWith("http://")) {
+      throw reader.invalid("colloquy.llm.http2-prior-knowledge",
+          "applies to an http:// base-url only (over https HTTP/2 is negotiated)");
+    }
     return new LlmSettings(
         baseUrl,
         reader.optionalString("colloquy.llm.api-key"),
@@ -77,7 +84,9 @@ public record LlmSettings(
         reader.intInRange("colloquy.llm.max-retries", 0, 10),
         reader.intInRange("colloquy.llm.max-models-per-turn", 1, 16),
         reader.intInRange("colloquy.llm.context-tokens", 256, 10_000_000),
-        prices(reader));
+        prices(reader),
+        http2PriorKnowledge,
+        reader.intInRange("colloquy.llm.max-idle-connections", 0, 100_000));
   }
 
   private static void requireHttpUrl(SettingsReader reader, String url) {

@@ -27,6 +27,7 @@ final class SettingsReader {
           Map.entry("colloquy.llm.api-key", "COLLOQUY_LLM_API_KEY"),
           Map.entry("colloquy.llm.model", "COLLOQUY_LLM_MODEL"),
           Map.entry("colloquy.llm.context-tokens", "COLLOQUY_LLM_CONTEXT_TOKENS"),
+          Map.entry("colloquy.llm.http2-prior-knowledge", "COLLOQUY_LLM_HTTP2_PRIOR_KNOWLEDGE"),
           Map.entry("colloquy.session.idle-timeout", "COLLOQUY_IDLE_TIMEOUT"),
           Map.entry("colloquy.session.idle-check-interval", "COLLOQUY_IDLE_CHECK_INTERVAL"),
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
@@ -59,7 +60,12 @@ final class SettingsReader {
           Map.entry("colloquy.limits.monthly-token-budget", "COLLOQUY_MONTHLY_TOKEN_BUDGET"),
           Map.entry("colloquy.limits.max-concurrent-streams", "COLLOQUY_MAX_CONCURRENT_STREAMS"),
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
-          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"));
+          Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
+          Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
+          Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"),
+          Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
+          Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
 
   private final Config config;
 

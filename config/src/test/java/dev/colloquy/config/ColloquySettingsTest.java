@@ -104,20 +104,52 @@ class ColloquySettingsTest {
       text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     Map<String, Object> environment = new HashMap<>();
-    Pattern.compile("\\$\\{\\?(COLLOQUY_[A-Z0-9_]+)}").matcher(text).results()
+    Pattern.compile("\\$\\{\\?((?:COLLOQUY|APP)_[A-Z0-9_]+)}").matcher(text).results()
         .forEach(match -> environment.put(match.group(1), "from " + match.group(1)));
     Config resolved = ConfigFactory.parseMap(environment)
         .withFallback(ConfigFactory.parseString(text)).resolve();
 
     Map<String, String> read = new HashMap<>();
     resolved.withOnlyPath("colloquy").entrySet().forEach(entry -> {
-      if (entry.getValue().unwrapped() instanceof String value && value.startsWith("from COLLOQUY_")) {
+      if (entry.getValue().unwrapped() instanceof String value && value.startsWith("from ")) {
         read.put(entry.getKey(), value.substring("from ".length()));
       }
     });
 
     assertThat(read).hasSize(environment.size());
     assertThat(SettingsReader.ENV_VARS).isEqualTo(read);
+  }
+
+  @Test
+  void browserOriginsComeFromBothVariablesAndMayNameEverySubdomainOfAHost() {
+    CorsSettings cors = load("""
+        colloquy.cors.origins = "https://app.example.com"
+        colloquy.cors.app-origins = "https://*.vercel.app, https://writing-room.example.org"
+        """).cors();
+
+    assertThat(cors.origins()).containsExactly("https://app.example.com", "https://*.vercel.app",
+        "https://writing-room.example.org");
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://my-branch-123.vercel.app")).isTrue();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://a.b.vercel.app")).isTrue();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://vercel.app")).isFalse();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "http://x.vercel.app")).isFalse();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://x.vercel.app.evil.com")).isFalse();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://evilvercel.app")).isFalse();
+    assertThat(CorsSettings.allows("https://*.vercel.app", "https://x.vercel.app:8443")).isFalse();
+    assertThat(CorsSettings.allows("https://app.example.com", "https://APP.example.com")).isTrue();
+    assertThatThrownBy(() -> load("colloquy.cors.app-origins = \"*\""))
+        .hasMessageContaining("colloquy.cors.app-origins (env APP_CORS_ORIGINS)");
+    assertThatThrownBy(() -> load("colloquy.cors.origins = \"https://*\""))
+        .hasMessageContaining("COLLOQUY_CORS_ORIGINS");
+    assertThatThrownBy(() -> load("colloquy.cors.origins = \"https://a.*.example.com\""))
+        .hasMessageContaining("COLLOQUY_CORS_ORIGINS");
+  }
+
+  @Test
+  void theEdgeDialectsLimitsAreRead() {
+    assertThat(load("").edge()).isEqualTo(new EdgeSettings(30, 256));
+    assertThatThrownBy(() -> load("colloquy.edge.session-requests-per-minute = 0"))
+        .hasMessageContaining("COLLOQUY_EDGE_SESSION_RATE_LIMIT");
   }
 
   @Test

@@ -2,10 +2,12 @@ package dev.colloquy.engine;
 
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.SessionSettings;
+import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantInstructions;
 
 /**
@@ -13,6 +15,7 @@ import dev.colloquy.engine.tenant.TenantInstructions;
  * {@code turns} are the turns running on this node; {@code answerBudgets} gives the {@code max_tokens}
  * of each tenant's model calls and {@code instructions} what its system message says. {@code logContent}
  * is false in production: no message content may reach a log line.
+ * {@code agent} is what the agent's steps of a turn need (the tenants' configurations, its settings).
  */
 public record EngineServices(
     SessionSettings session,
@@ -23,10 +26,19 @@ public record EngineServices(
     EngineMetrics metrics,
     boolean logContent,
     AnswerBudgets answerBudgets,
-    TenantInstructions instructions) {
+    TenantInstructions instructions,
+    AgentServices agent) {
 
   /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
   public static final int DEFAULT_MAX_TOKENS = 1024;
+
+  /** Services whose agent follows the same unconfigured tenant (no webhook, no topics) everywhere. */
+  public EngineServices(SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge,
+      InFlight turns, EngineMetrics metrics, boolean logContent, AnswerBudgets answerBudgets,
+      TenantInstructions instructions) {
+    this(session, llm, models, knowledge, turns, metrics, logContent, answerBudgets, instructions,
+        AgentServices.fixed(TenantConfig.NO_CHANGE));
+  }
 
   /** Services of a node that never drains (a registry of its own), no metrics, and content allowed in logs (development). */
   public EngineServices(

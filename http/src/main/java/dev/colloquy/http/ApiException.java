@@ -5,7 +5,7 @@ import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /** A request refused before any work was done: the status, the stable code and a message for people. */
-final class ApiException extends RuntimeException {
+public final class ApiException extends RuntimeException {
 
   private final StatusCode status;
   private final String code;
@@ -21,11 +21,11 @@ final class ApiException extends RuntimeException {
     this.code = code;
   }
 
-  StatusCode status() {
+  public StatusCode status() {
     return status;
   }
 
-  String code() {
+  public String code() {
     return code;
   }
 }

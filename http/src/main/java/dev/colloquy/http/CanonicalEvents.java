@@ -58,6 +58,10 @@ public final class CanonicalEvents {
 
   record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
 
+  record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
+
+  record Escalated(String sessionId, String turnId, String traceId, String reason) {}
+
   record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
       long latencyMs, UsageJson usage) {}
 
@@ -73,6 +77,8 @@ public final class CanonicalEvents {
       case StreamEvent.GapFound e -> "gap";
       case StreamEvent.RunCompleted e -> "run.completed";
       case StreamEvent.RunFailed e -> "run.failed";
+      case StreamEvent.IntentRouted e -> "intent";
+      case StreamEvent.Escalated e -> "escalation";
       case TurnEnding.Completed e -> "turn.completed";
       case TurnEnding.Failed e -> "turn.failed";
       case TurnEnding.Cancelled e -> "turn.cancelled";
@@ -96,6 +102,8 @@ public final class CanonicalEvents {
             UsageJson.toApi(run.usage()), run.latencyMs());
       }
       case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
+      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
+      case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
       case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());

@@ -1,5 +1,7 @@
 package dev.colloquy.http;
 
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -10,12 +12,16 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
-/** Liveness ({@code /health}) and readiness ({@code /ready}: journal reachable, cluster member up, not shutting down). */
+/**
+ * Liveness ({@code /health}, and {@code /v1/health} with the API's version as the Support agent
+ * contract asks) and readiness ({@code /ready}: journal reachable, cluster member up, not shutting down).
+ */
 public final class HealthRoutes extends AllDirectives {
 
   private final ActorSystem<?> system;
   private final Supplier<CompletionStage<Boolean>> journalReachable;
   private final BooleanSupplier acceptingTurns;
+  private final VersionedHealth versioned = new VersionedHealth("ok", OpenApiRoutes.version());
 
   public HealthRoutes(ActorSystem<?> system, Supplier<CompletionStage<Boolean>> journalReachable) {
     this(system, journalReachable, () -> true);
@@ -32,6 +38,7 @@ public final class HealthRoutes extends AllDirectives {
   public Route route() {
     return concat(
         path("health", () -> get(() -> complete(Json.response(StatusCodes.OK, new Health("ok"))))),
+        path(segment("v1").slash("health"), () -> get(() -> complete(Json.response(StatusCodes.OK, versioned)))),
         path("ready", () -> get(() -> onSuccess(checks(), this::readiness))));
   }
 
@@ -46,6 +53,8 @@ public final class HealthRoutes extends AllDirectives {
   }
 
   record Health(String status) {}
+
+  record VersionedHealth(String status, String version) {}
 
   record Readiness(String status, Checks checks) {}
 

@@ -28,7 +28,7 @@ public final class Json {
   private Json() {}
 
   /** One line of JSON: the serializer escapes CR and LF inside strings. */
-  static String write(Object body) {
+  public static String write(Object body) {
     try {
       return MAPPER.writeValueAsString(body);
     } catch (JsonProcessingException e) {
@@ -36,7 +36,7 @@ public final class Json {
     }
   }
 
-  static HttpResponse response(StatusCode status, Object body) {
+  public static HttpResponse response(StatusCode status, Object body) {
     return HttpResponse.create().withStatus(status)
         .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, write(body)));
   }

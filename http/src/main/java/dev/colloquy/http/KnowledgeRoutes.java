@@ -7,7 +7,9 @@ import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -26,6 +28,8 @@ public final class KnowledgeRoutes extends AllDirectives {
 
   /** Room for the multipart envelope around a file of the largest accepted size. */
   private static final long MULTIPART_OVERHEAD = 64 * 1024;
+  /** How long an upload may take to arrive whole, the file and its other form fields. */
+  private static final Duration UPLOAD_TIMEOUT = Duration.ofMinutes(5);
 
   private final KnowledgeService documents;
   private final long maxUploadBytes;
@@ -48,19 +52,34 @@ public final class KnowledgeRoutes extends AllDirectives {
             pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(tenantId, documentId), this::ok))))))));
   }
 
+  /** The file, and the optional {@code document_type} field beside it (seed 004 §5.4), in any order. */
   private Route ingest(String tenantId) {
-    return extractMaterializer(materializer -> fileUpload("file", (info, bytes) -> onSuccess(
-        bytes.runWith(Sink.fold(ByteString.emptyByteString(), ByteString::concat), materializer)
-            .thenCompose(content -> ingest(tenantId, info.getFileName(), content.toArray())),
-        accepted -> complete(Json.response(StatusCodes.ACCEPTED, accepted)))));
+    return toStrictEntity(UPLOAD_TIMEOUT, maxUploadBytes + MULTIPART_OVERHEAD, () ->
+        formFieldOptional("document_type", documentType -> extractMaterializer(materializer ->
+            fileUpload("file", (info, bytes) -> onSuccess(
+                bytes.runWith(Sink.fold(ByteString.emptyByteString(), ByteString::concat), materializer)
+                    .thenCompose(content -> ingest(tenantId, info.getFileName(), content.toArray(),
+                        documentType(documentType))),
+                accepted -> complete(Json.response(StatusCodes.ACCEPTED, accepted)))))));
+  }
+
+  private static String documentType(Optional<String> value) {
+    if (value.isEmpty() || value.get().isBlank()) {
+      return null;
+    }
+    if (!KnowledgeDocument.DOCUMENT_TYPES.contains(value.get().strip())) {
+      throw new ApiException(ErrorCode.INVALID_FIELD,
+          "The field document_type must be one of " + String.join(", ", KnowledgeDocument.DOCUMENT_TYPES));
+    }
+    return value.get().strip();
   }
 
   // ---- calls to the knowledge service, off the HTTP threads ----
 
-  private CompletionStage<Accepted> ingest(String tenantId, String fileName, byte[] content) {
+  private CompletionStage<Accepted> ingest(String tenantId, String fileName, byte[] content, String documentType) {
     return blocking(() -> {
       try {
-        return Accepted.toApi(documents.ingest(tenantId, fileName, content).document());
+        return Accepted.toApi(documents.ingest(tenantId, fileName, content, documentType).document());
       } catch (IngestionException e) {
         throw refused(e);
       }
@@ -113,18 +132,19 @@ public final class KnowledgeRoutes extends AllDirectives {
 
   // ---- response bodies ----
 
-  record Accepted(String documentId, String filename, int version, String status, String message) {
+  record Accepted(String documentId, String filename, int version, String documentType, String status, String message) {
     static Accepted toApi(KnowledgeDocument document) {
-      return new Accepted(document.id(), document.fileName(), document.version(), "processing",
+      return new Accepted(document.id(), document.fileName(), document.version(), document.documentType(), "processing",
           "Ingestion started. Poll /v1/knowledge/" + document.id() + "/status");
     }
   }
 
-  record Status(String documentId, String filename, int version, String status, boolean active, int chunkCount,
-      String errorCode, String errorMessage) {
+  record Status(String documentId, String filename, int version, String documentType, String status, boolean active,
+      int chunkCount, String errorCode, String errorMessage) {
     static Status toApi(KnowledgeDocument document) {
-      return new Status(document.id(), document.fileName(), document.version(), document.status().wireName(),
-          document.active(), document.chunkCount(), document.error().map(KnowledgeDocument.Failure::code).orElse(null),
+      return new Status(document.id(), document.fileName(), document.version(), document.documentType(),
+          document.status().wireName(), document.active(), document.chunkCount(),
+          document.error().map(KnowledgeDocument.Failure::code).orElse(null),
           document.error().map(KnowledgeDocument.Failure::message).orElse(null));
     }
   }
@@ -135,10 +155,11 @@ public final class KnowledgeRoutes extends AllDirectives {
     }
   }
 
-  record Document(String id, String filename, int version, String status, int chunkCount, String ingestedAt) {
+  record Document(String id, String filename, int version, String documentType, String status, int chunkCount,
+      String ingestedAt) {
     static Document toApi(KnowledgeDocument document) {
-      return new Document(document.id(), document.fileName(), document.version(), document.status().wireName(),
-          document.chunkCount(), document.createdAt().toString());
+      return new Document(document.id(), document.fileName(), document.version(), document.documentType(),
+          document.status().wireName(), document.chunkCount(), document.createdAt().toString());
     }
   }
 

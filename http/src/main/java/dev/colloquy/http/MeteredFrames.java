@@ -9,11 +9,11 @@ import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
 
 /** A turn stream that counts itself open and closed and times its first frame and first token. */
-final class MeteredFrames {
+public final class MeteredFrames {
 
   private MeteredFrames() {}
 
-  static Source<TurnFrame, NotUsed> meter(Source<TurnFrame, NotUsed> frames, long requestNanos, HttpMetrics metrics) {
+  public static Source<TurnFrame, NotUsed> meter(Source<TurnFrame, NotUsed> frames, long requestNanos, HttpMetrics metrics) {
     return Source.lazySource(() -> {
       metrics.streamOpened();
       AtomicBoolean firstFrame = new AtomicBoolean(true);

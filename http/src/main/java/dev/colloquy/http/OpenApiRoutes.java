@@ -3,6 +3,9 @@ package dev.colloquy.http;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -25,6 +28,8 @@ public final class OpenApiRoutes extends AllDirectives {
   public static final ContentType APPLICATION_YAML =
       MediaTypes.applicationWithFixedCharset("yaml", HttpCharsets.UTF_8, "yaml", "yml").toContentType();
 
+  private static final Pattern INFO_VERSION = Pattern.compile("(?m)^info:\\n(?:  .*\\n)*?  version: (\\S+)$");
+
   private final HttpEntity.Strict document;
 
   public OpenApiRoutes() {
@@ -33,6 +38,15 @@ public final class OpenApiRoutes extends AllDirectives {
 
   public Route route() {
     return path("openapi.yaml", () -> get(() -> complete(HttpResponse.create().withEntity(document))));
+  }
+
+  /** The API's version, as the document's {@code info.version} gives it. */
+  static String version() {
+    Matcher version = INFO_VERSION.matcher(new String(read(), StandardCharsets.UTF_8));
+    if (!version.find()) {
+      throw new IllegalStateException("The OpenAPI document " + RESOURCE + " names no info.version");
+    }
+    return version.group(1);
   }
 
   /** The document's bytes, as served. */

@@ -115,6 +115,12 @@ final class RequestBodies {
     return node.isContainerNode() ? deepest + 1 : 0;
   }
 
+  /** {@code {"title": "…"}}; whether the title is one the session takes is the session's rule. */
+  static String newTitle(String body) {
+    return optionalText(parse(body, false), "title")
+        .orElseThrow(() -> new ApiException(ErrorCode.FIELD_REQUIRED, "The field title is required"));
+  }
+
   static Optional<String> optionalText(JsonNode json, String field) {
     JsonNode value = json.path(field);
     if (value.isMissingNode() || value.isNull()) {

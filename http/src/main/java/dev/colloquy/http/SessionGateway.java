@@ -26,12 +26,12 @@ public final class SessionGateway {
     this.askTimeout = askTimeout;
   }
 
-  ActorSystem<?> system() {
+  public ActorSystem<?> system() {
     return system;
   }
 
   /** {@code R} is the reply type the command names (ChatSession.SessionAnswer, TurnAnswer, DeleteAnswer). */
-  <R> CompletionStage<R> ask(String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
+  public <R> CompletionStage<R> ask(String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
     EntityRef<ChatSession.Command> session = sharding.entityRefFor(ChatSession.ENTITY_KEY, sessionId);
     return session.<R>ask(command::apply, askTimeout)
         .exceptionally(error -> {
@@ -40,7 +40,7 @@ public final class SessionGateway {
   }
 
   /** The command for {@code caller}: another tenant's or user's session answers as a missing one. */
-  <R> CompletionStage<R> ask(Principal caller, String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
+  public <R> CompletionStage<R> ask(Principal caller, String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
     return this.<R>ask(sessionId, replyTo ->
         new ChatSession.ForTenant(caller.tenantId(), caller.userId().orElse(null), command.apply(replyTo)));
   }

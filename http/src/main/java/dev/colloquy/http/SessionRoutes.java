@@ -50,6 +50,9 @@ public final class SessionRoutes extends AllDirectives {
   /** The tenant of the sessions journaled before tenancy, and of the command-line tools' defaults. */
   public static final String DEFAULT_TENANT = "default";
 
+  /** The most bytes of events coalesced into one chunk while the connection is busy. */
+  private static final long COALESCED_BYTES = 16 * 1024;
+
   private final SessionGateway sessions;
   private final SessionHistory history;
   private final HttpSettings settings;
@@ -83,9 +86,13 @@ public final class SessionRoutes extends AllDirectives {
         pathEndOrSingleSlash(() -> concat(
             get(() -> parameterOptional("before", before -> parameterOptional("limit", limit ->
                 onSuccess(view(caller, sessionId, before, limit), view -> json(StatusCodes.OK, SessionBody.toApi(view)))))),
+            patch(() -> body(body -> onSuccess(rename(caller, sessionId, body),
+                view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
+        path("handback", () -> post(() -> onSuccess(handBack(caller, sessionId),
+            view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
                 traceIds.traceId(traceId -> startTurn(caller, sessionId, body,
@@ -171,6 +178,22 @@ public final class SessionRoutes extends AllDirectives {
         .thenApply(SessionRoutes::session);
   }
 
+  private CompletionStage<SessionView> rename(Principal caller, String sessionId, String body) {
+    String title = RequestBodies.newTitle(body);
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, replyTo -> new ChatSession.Rename(title, replyTo))
+        .thenApply(SessionRoutes::session);
+  }
+
+  /** Only an operator of the tenant (its credential without a user) hands a session back, never its end user. */
+  private CompletionStage<SessionView> handBack(Principal caller, String sessionId) {
+    if (caller.userId().isPresent()) {
+      throw new ApiException(ErrorCode.FORBIDDEN,
+          "Only the tenant's own credential, acting for no user, may hand a session back from its human agent");
+    }
+    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, ChatSession.HandBack::new)
+        .thenApply(SessionRoutes::session);
+  }
+
   private CompletionStage<ChatSession.Done> delete(Principal caller, String sessionId) {
     return sessions.<ChatSession.DeleteAnswer>ask(caller, sessionId, ChatSession.Delete::new).thenApply(SessionRoutes::deleted);
   }
@@ -246,8 +269,13 @@ public final class SessionRoutes extends AllDirectives {
   }
 
   private HttpResponse sse(Source<TurnFrame, NotUsed> frames) {
+    SseFraming.Writer writer = new SseFraming.Writer();
+    // Events that pile up while the connection is busy go out as one chunk: no write waits for more
+    // when the connection is free, and a busy one gets fewer, larger writes.
+    Source<ByteString, NotUsed> events = frames.map(writer::write)
+        .batchWeighted(COALESCED_BYTES, chunk -> (long) chunk.size(), first -> first, ByteString::concat);
     // A comment every keep-alive interval whatever else flows, so proxies and clients can rely on it.
-    Source<ByteString, NotUsed> bytes = frames.map(SseFraming::canonical)
+    Source<ByteString, NotUsed> bytes = events
         .merge(Source.tick(settings.keepAlive(), settings.keepAlive(), SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
         .withStatus(StatusCodes.OK)
@@ -351,10 +379,15 @@ public final class SessionRoutes extends AllDirectives {
     return SessionBody.toApi(state.view());
   }
 
-  /** A completed turn: its answer, every run, the citations and gaps, and the retrieval's confidence if any. */
+  /**
+   * A completed turn: its answer, every run, the citations and gaps, the retrieval's confidence if
+   * any, how the agent routed the message and why it escalated the session, if it did.
+   */
   record TurnResult(String sessionId, String turnId, String traceId, String status, String messageId, String text,
       long latencyMs, UsageJson usage, List<Object> runs, List<CitationJson> citations, List<GapJson> gaps,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String intent,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String escalation) {
 
     static TurnResult toApi(List<TurnFrame> frames, TurnEnding.Completed completed) {
       TurnFrame last = frames.getLast();
@@ -362,6 +395,8 @@ public final class SessionRoutes extends AllDirectives {
       List<CitationJson> citations = new ArrayList<>();
       List<GapJson> gaps = new ArrayList<>();
       Double confidence = null;
+      String intent = null;
+      String escalation = null;
       for (TurnFrame frame : frames) {
         switch (frame.event()) {
           case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
@@ -371,12 +406,14 @@ public final class SessionRoutes extends AllDirectives {
             confidence = retrieved.confidence();
           }
           case StreamEvent.GapFound gap -> gaps.add(GapJson.toApi(gap.gap()));
+          case StreamEvent.IntentRouted routed -> intent = routed.intent().wireName();
+          case StreamEvent.Escalated escalated -> escalation = escalated.reason().wireName();
           default -> { }
         }
       }
       return new TurnResult(last.sessionId(), last.turnId(), last.traceId(), "completed", completed.messageId(),
           completed.text(), completed.latencyMs(), UsageJson.toApi(completed.usage()), runs, citations, gaps,
-          confidence);
+          confidence, intent, escalation);
     }
   }
 

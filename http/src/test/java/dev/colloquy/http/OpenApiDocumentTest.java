@@ -56,8 +56,12 @@ class OpenApiDocumentTest {
    */
   private static final Map<String, Set<String>> ROUTES = new TreeMap<>(Map.ofEntries(
       Map.entry("/v1/sessions", Set.of("get", "post")),
-      Map.entry("/v1/sessions/{session_id}", Set.of("get", "delete")),
+      Map.entry("/v1/sessions/{session_id}", Set.of("get", "patch", "delete")),
       Map.entry("/v1/sessions/{session_id}/close", Set.of("post")),
+      Map.entry("/v1/sessions/{session_id}/handback", Set.of("post")),
+      Map.entry("/v1/users/{user_id}/memories", Set.of("get", "delete")),
+      Map.entry("/v1/users/{user_id}/memories/{memory_id}", Set.of("delete")),
+      Map.entry("/v1/users/{user_id}/context", Set.of("get", "put")),
       Map.entry("/v1/sessions/{session_id}/turns", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/cancel", Set.of("post")),
@@ -74,7 +78,19 @@ class OpenApiDocumentTest {
       Map.entry("/openapi.yaml", Set.of("get")),
       Map.entry("/v1/admin/tenants", Set.of("get", "post")),
       Map.entry("/v1/admin/tenants/{tenant_id}/keys", Set.of("post")),
-      Map.entry("/v1/admin/keys/{key_id}", Set.of("delete"))));
+      Map.entry("/v1/admin/keys/{key_id}", Set.of("delete")),
+      // The seed dialects (package dialect) and the Support agent's health route (HealthRoutes).
+      Map.entry("/chat/stream", Set.of("post")),
+      Map.entry("/chats", Set.of("get", "post")),
+      Map.entry("/chats/{chat_id}", Set.of("patch", "delete")),
+      Map.entry("/functions/v1/chat", Set.of("post")),
+      Map.entry("/functions/v1/embed", Set.of("post")),
+      Map.entry("/v1/health", Set.of("get")),
+      Map.entry("/v1/session/start", Set.of("post")),
+      Map.entry("/v1/session/{session_id}/end", Set.of("post")),
+      Map.entry("/v1/session/{session_id}/transcript", Set.of("get")),
+      Map.entry("/v1/chat/message", Set.of("post")),
+      Map.entry("/v1/chat/message/stream", Set.of("get"))));
 
   private static final Set<String> HTTP_METHODS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
@@ -178,7 +194,7 @@ class OpenApiDocumentTest {
     codes.addAll(codeLiteralsInHttpSources());
     // Authentication's refusals and the admin API's (package dev.colloquy.http.auth).
     codes.addAll(Set.of("UNAUTHENTICATED", "FORBIDDEN", "INVALID_TENANT_NAME", "TENANT_EXISTS", "TENANT_NOT_FOUND",
-        "KEY_NOT_FOUND"));
+        "KEY_NOT_FOUND", "INVALID_KEY_KIND", "ORIGIN_NOT_ALLOWED"));
 
     assertThat(codes).contains("SESSION_NOT_FOUND", "TURN_IN_PROGRESS", "MALFORMED_JSON", "MESSAGE_TOO_LARGE",
         "INVALID_LAST_EVENT_ID", "UNAUTHENTICATED", "DOCUMENT_NOT_FOUND", "METHOD_NOT_ALLOWED", "MODEL_TIMEOUT");
@@ -205,7 +221,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(9).contains("turn.started", "token", "turn.completed", "turn.cancelled");
+    assertThat(names).hasSize(11).contains("turn.started", "intent", "escalation", "token", "turn.completed",
+        "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();
@@ -363,12 +380,12 @@ class OpenApiDocumentTest {
     return values;
   }
 
-  /** The upper-snake string literals of the http module's main sources: every one is an error code. */
+  /** The upper-snake string literals of the http package's and the dialects' main sources: every one is an error code. */
   private static Set<String> codeLiteralsInHttpSources() throws IOException {
     Path sources = Path.of(System.getProperty("basedir", "."), "src", "main", "java", "dev", "colloquy", "http");
     assertThat(sources).isDirectory();
     Set<String> codes = new TreeSet<>();
-    try (Stream<Path> files = Files.list(sources)) {
+    try (Stream<Path> files = Stream.concat(Files.list(sources), Files.list(sources.resolve("dialect")))) {
       for (Iterator<Path> it = files.filter(f -> f.toString().endsWith(".java")).iterator(); it.hasNext(); ) {
         Matcher m = CODE_LITERAL.matcher(Files.readString(it.next()));
         while (m.find()) {

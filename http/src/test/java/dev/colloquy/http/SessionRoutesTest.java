@@ -298,6 +298,22 @@ class SessionRoutesTest {
   }
 
   @Test
+  void patchRenamesASessionAndRefusesABadTitle() throws Exception {
+    String sessionId = openSession();
+    HttpResponse<String> renamed = send("PATCH", "/v1/sessions/" + sessionId, "{\"title\":\"  Refund questions \"}");
+    assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(200);
+    assertThat(Json.MAPPER.readTree(renamed.body()).path("title").asText()).isEqualTo("Refund questions");
+    assertThat(Json.MAPPER.readTree(send("GET", "/v1/sessions/" + sessionId, "").body()).path("title").asText())
+        .isEqualTo("Refund questions");
+    assertError(send("PATCH", "/v1/sessions/" + sessionId, "{}"), 400, "FIELD_REQUIRED");
+    assertError(send("PATCH", "/v1/sessions/" + sessionId, "{\"title\":7}"), 422, "INVALID_FIELD");
+    assertError(send("PATCH", "/v1/sessions/" + sessionId, "{\"title\":\" \"}"), 422, "INVALID_TITLE");
+    assertError(send("PATCH", "/v1/sessions/" + sessionId, "{\"title\":\"" + "x".repeat(201) + "\"}"), 422, "INVALID_TITLE");
+    assertError(send("PATCH", "/v1/sessions/" + sessionId, "not json"), 400, "MALFORMED_JSON");
+    assertError(send("PATCH", "/v1/sessions/" + java.util.UUID.randomUUID(), "{\"title\":\"t\"}"), 404, "SESSION_NOT_FOUND");
+  }
+
+  @Test
   void aClientChosenSessionIdIsAcceptedOnceAndCloseIsIdempotent() throws Exception {
     String chosen = java.util.UUID.randomUUID().toString();
     HttpResponse<String> created = send("POST", "/v1/sessions", "{\"session_id\":\"" + chosen + "\",\"persona\":\"p\"}");

@@ -49,4 +49,19 @@ class SseFramingTest {
         + "\"latency_ms\":99,\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,\"total_tokens\":19,\"cost_usd\":0.5,\"estimated\":false}}"
         + "\n\n");
   }
+
+  @Test
+  void aStreamWritesTokensWithTheSameBytesAsTheMapperForAnyText() {
+    SseFraming.Writer writer = new SseFraming.Writer();
+    String[] texts = {"plain", "a\r\nb\"c\\d\u0000\u001f", "\u2028 é 日本 \uD83D\uDE00", "", "\uD83D"};
+    long id = 1;
+    for (String runId : new String[] {"r1", "r2"}) {
+      for (String text : texts) {
+        TurnFrame frame = new TurnFrame(id++, "s1", "t1", "tr1", new StreamEvent.Token(runId, text));
+        assertThat(writer.write(frame)).as(text).isEqualTo(SseFraming.canonical(frame));
+      }
+    }
+    TurnFrame untraced = new TurnFrame(id, "s1", "t1", null, new StreamEvent.Token("r1", "x"));
+    assertThat(new SseFraming.Writer().write(untraced)).isEqualTo(SseFraming.canonical(untraced));
+  }
 }

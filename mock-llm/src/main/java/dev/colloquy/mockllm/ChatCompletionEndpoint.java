@@ -31,6 +31,9 @@ final class ChatCompletionEndpoint {
 
   CompletionStage<HttpResponse> respond(HttpRequest http, String body) {
     stats.requestReceived();
+    if (http.protocol().value().equals("HTTP/2.0")) {
+      stats.http2RequestReceived();
+    }
     ChatRequest request;
     try {
       JsonNode root = Json.parseObject(body);

@@ -23,6 +23,10 @@ import org.apache.pekko.stream.Materializer;
  * an application's {@code application.conf} (cluster, persistence) never leaks into it; {@link
  * #close()} terminates that system.
  *
+ * <p>It speaks HTTP/1.1 and, when started with {@code http2}, also HTTP/2 over plain TCP (h2c: with
+ * prior knowledge or by upgrade), so that many streams can share a connection. HTTP/2 is off by
+ * default: java.net.http's default client asks for an h2c upgrade, which is needless in tests.
+ *
  * <p>Endpoints: {@code POST /v1/chat/completions}, {@code POST /v1/embeddings}, {@code GET
  * /v1/models}, {@code GET /health}. Any model name is served.
  *
@@ -62,8 +66,16 @@ public final class MockLlmServer implements AutoCloseable {
 
   /** Starts and returns once the port is bound; port 0 picks an ephemeral one. */
   public static MockLlmServer start(MockLlmSettings settings, String host, int port) {
-    ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), "mock-llm", actorSystemConfig());
+    return start(settings, host, port, false);
+  }
+
+  /** As {@link #start(MockLlmSettings, String, int)}, speaking HTTP/2 as well when {@code http2}. */
+  public static MockLlmServer start(MockLlmSettings settings, String host, int port, boolean http2) {
+    Config config = actorSystemConfig();
+    if (http2) {
+      config = ConfigFactory.parseString("pekko.http.server.enable-http2 = on").withFallback(config);
+    }
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "mock-llm", config);
     try {
       RequestGate gate = new RequestGate(settings);
       MockLlmStats stats = new MockLlmStats();

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionStage;
  */
 public final class MockLlmStats {
   private final AwaitableCounter requests = new AwaitableCounter();
+  private final AwaitableCounter http2Requests = new AwaitableCounter();
   private final AwaitableCounter streamsOpened = new AwaitableCounter();
   private final AwaitableCounter streamsCompleted = new AwaitableCounter();
   private final AwaitableCounter streamsCancelled = new AwaitableCounter();
@@ -28,6 +29,11 @@ public final class MockLlmStats {
   /** Chat completion and embedding requests received, whatever their outcome. */
   public long requests() {
     return requests.get();
+  }
+
+  /** Requests that came over HTTP/2 (with prior knowledge: the mock serves no TLS). */
+  public long http2Requests() {
+    return http2Requests.get();
   }
 
   public long streamsOpened() {
@@ -78,6 +84,10 @@ public final class MockLlmStats {
 
   void requestReceived() {
     requests.add(1);
+  }
+
+  void http2RequestReceived() {
+    http2Requests.add(1);
   }
 
   synchronized void chatRequestAccepted(JsonNode body) {

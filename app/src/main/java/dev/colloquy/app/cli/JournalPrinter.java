@@ -3,6 +3,7 @@ package dev.colloquy.app.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.JournalEntry;
@@ -36,7 +37,7 @@ final class JournalPrinter {
       case ChatSession.SessionRenamed e -> "title=" + quote(e.title());
       case ChatSession.TurnAccepted e -> "turn=" + e.turnId() + " models="
           + e.runs().stream().map(run -> run.model()).toList() + " message=" + quote(e.message());
-      case ChatSession.TurnCompleted e -> "turn=" + e.turnId() + " runs=" + runs(e.outcome().runs())
+      case ChatSession.TurnCompleted e -> "turn=" + e.turnId() + agent(e.outcome().agent()) + " runs=" + runs(e.outcome().runs())
           + " citations=" + e.outcome().citations().size() + " latency_ms=" + e.outcome().latencyMs()
           + " text=" + quote(e.outcome().text());
       case ChatSession.TurnFailed e -> "turn=" + e.turnId() + " code=" + e.code() + " message=" + quote(e.message());
@@ -46,7 +47,22 @@ final class JournalPrinter {
       case ChatSession.SessionClosed e -> "reason=" + e.reason() + " turns=" + e.summary().turns()
           + " duration_ms=" + e.summary().durationMs();
       case ChatSession.SessionDeleted e -> "";
+      case ChatSession.SessionEscalated e -> "turn=" + e.turnId() + " reason=" + e.reason().wireName();
+      case ChatSession.SessionHandedBack e -> "";
     };
+  }
+
+  /** Why the agent did what it did: how it routed the message, whether it escalated or only forwarded it. */
+  private static String agent(AgentTrace agent) {
+    if (agent == null) {
+      return "";
+    }
+    if (agent.handoff()) {
+      return " handoff=forwarded";
+    }
+    return " intent=" + agent.intent().wireName() + "(" + agent.intentSource() + ")"
+        + (agent.escalation() == null ? "" : " escalation=" + agent.escalation().wireName())
+        + (agent.memories().isEmpty() ? "" : " memories=" + agent.memories().size());
   }
 
   private static String runs(List<RunOutcome> runs) {

@@ -3,6 +3,7 @@ package dev.colloquy.app.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.tenant.NewTenant;
+import dev.colloquy.persistence.tenant.KeyKind;
 import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
 import java.util.List;
@@ -32,10 +33,10 @@ final class LocalTenantAdmin implements TenantAdmin {
   }
 
   @Override
-  public ObjectNode issueKey(String tenant) {
+  public ObjectNode issueKey(String tenant, KeyKind kind) {
     String tenantId = tenants.find(tenant).map(Tenant::tenantId).orElseThrow(() -> TenantLines.noTenant(tenant));
-    return tenants.issueKey(tenantId)
-        .map(key -> TenantLines.key(key.tenantId(), key.keyId(), key.apiKey()))
+    return tenants.issueKey(tenantId, kind)
+        .map(key -> TenantLines.key(key.tenantId(), key.keyId(), key.apiKey(), key.kind()))
         .orElseThrow(() -> TenantLines.noTenant(tenant));
   }
 

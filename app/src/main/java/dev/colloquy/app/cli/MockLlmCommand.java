@@ -45,6 +45,10 @@ final class MockLlmCommand implements Callable<Integer> {
   @Option(names = "--fail-first", defaultValue = "0", description = "The first N requests get 429 with Retry-After: 0")
   int failFirst;
 
+  @Option(names = "--http2",
+      description = "Also speak HTTP/2 over plain TCP (h2c), for clients with colloquy.llm.http2-prior-knowledge")
+  boolean http2;
+
   @Option(names = "--token-text", description = "Text of token i, with {i} replaced by i (default \"tok{i} \")")
   String tokenText = MockLlmSettings.DEFAULT_TOKEN_TEXT;
 
@@ -58,7 +62,7 @@ final class MockLlmCommand implements Callable<Integer> {
         .withFailAfterTokens(failAfter)
         .withFailFirstRequests(failFirst)
         .withTokenText(tokenText);
-    MockLlmServer server = MockLlmServer.start(settings, host, port);
+    MockLlmServer server = MockLlmServer.start(settings, host, port, http2);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close, "mock-llm-shutdown"));
     // SIGTERM is a normal stop: close the server and exit 0 rather than the JVM's 143.
     sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> server.close());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.http.Json;
+import dev.colloquy.persistence.tenant.KeyKind;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -49,7 +50,7 @@ final class RemoteTenantAdmin implements TenantAdmin {
 
   /** The admin API issues keys by tenant id; a name is looked up in the tenant list first, as on the data directory. */
   @Override
-  public ObjectNode issueKey(String tenant) {
+  public ObjectNode issueKey(String tenant, KeyKind kind) {
     JsonNode tenants = send("GET", "/v1/admin/tenants", null, 200).path("tenants");
     String tenantId = StreamSupport.stream(tenants.spliterator(), false)
         .filter(t -> t.path("tenant_id").asText().equals(tenant)).findFirst()
@@ -57,8 +58,10 @@ final class RemoteTenantAdmin implements TenantAdmin {
             .filter(t -> t.path("name").asText().equals(tenant)).findFirst())
         .map(t -> t.path("tenant_id").asText())
         .orElseThrow(() -> TenantLines.noTenant(tenant));
-    JsonNode key = send("POST", "/v1/admin/tenants/" + encoded(tenantId) + "/keys", "", 201);
-    return TenantLines.key(key.path("tenant_id").asText(), key.path("key_id").asText(), key.path("api_key").asText());
+    JsonNode key = send("POST", "/v1/admin/tenants/" + encoded(tenantId) + "/keys",
+        kind == KeyKind.PUBLIC ? "{\"kind\":\"public\"}" : "", 201);
+    return TenantLines.key(key.path("tenant_id").asText(), key.path("key_id").asText(), key.path("api_key").asText(),
+        KeyKind.fromId(key.path("kind").asText("secret")));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.colloquy.app.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.persistence.tenant.KeyKind;
 import java.util.List;
 
 /**
@@ -15,8 +16,11 @@ interface TenantAdmin extends AutoCloseable {
   /** One {@code {"tenant_id","name","created_at"}} per tenant, oldest first. */
   List<ObjectNode> list();
 
-  /** {@code {"tenant_id","key_id","api_key"}}: another key of the tenant named by id or name. */
-  ObjectNode issueKey(String tenant);
+  /**
+   * {@code {"tenant_id","key_id","api_key"}}: another key of the tenant named by id or name; a public
+   * key (for the widget) also says {@code "kind":"public"}.
+   */
+  ObjectNode issueKey(String tenant, KeyKind kind);
 
   /** {@code {"key_id","revoked":true}}; fails when there is no such active key. */
   ObjectNode revoke(String keyId);

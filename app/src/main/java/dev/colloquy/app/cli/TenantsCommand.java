@@ -7,6 +7,7 @@ import dev.colloquy.app.Colloquy;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.http.auth.TenantAdminRoutes;
 import dev.colloquy.persistence.Database;
+import dev.colloquy.persistence.tenant.KeyKind;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -120,6 +121,10 @@ final class TenantsCommand {
       @Parameters(paramLabel = "TENANT", description = "The tenant's id or name")
       String tenant;
 
+      @Option(names = "--public", description = "A public key (cpk_…) for the web widget: it opens only the "
+          + "widget's routes, only from the tenant's allowed origins")
+      boolean publicKey;
+
       @Mixin
       Target target;
 
@@ -128,7 +133,7 @@ final class TenantsCommand {
 
       @Override
       public Integer call() {
-        return target.print(spec, admin -> List.of(admin.issueKey(tenant)));
+        return target.print(spec, admin -> List.of(admin.issueKey(tenant, publicKey ? KeyKind.PUBLIC : KeyKind.SECRET)));
       }
     }
 

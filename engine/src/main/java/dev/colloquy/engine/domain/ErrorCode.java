@@ -17,8 +17,10 @@ public enum ErrorCode {
   TURN_ENDED(409),
   TURN_QUEUE_FULL(429),
   TURN_LIMIT_REACHED(409),
+  SESSION_NOT_ESCALATED(409),
   UNKNOWN_MODEL(422),
   TOO_MANY_MODELS(422),
+  INVALID_TITLE(422),
   SHUTTING_DOWN(503),
 
   // How a turn ends when it is asked for as JSON and does not complete. Why a single run failed
@@ -27,6 +29,9 @@ public enum ErrorCode {
   INTERRUPTED(502),
   TURN_CANCELLED(409),
   STREAM_ENDED(503),
+
+  // A credential that may not do this (authentication's own refusals carry the same code).
+  FORBIDDEN(403),
 
   // Requests the API cannot take as they are.
   MALFORMED_JSON(400),

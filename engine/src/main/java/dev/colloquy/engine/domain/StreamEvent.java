@@ -18,12 +18,15 @@ import java.util.List;
   @JsonSubTypes.Type(value = StreamEvent.GapFound.class, name = "GapFound"),
   @JsonSubTypes.Type(value = StreamEvent.RunCompleted.class, name = "RunCompleted"),
   @JsonSubTypes.Type(value = StreamEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = StreamEvent.IntentRouted.class, name = "IntentRouted"),
+  @JsonSubTypes.Type(value = StreamEvent.Escalated.class, name = "Escalated"),
   @JsonSubTypes.Type(value = TurnEnding.Completed.class, name = "Completed"),
   @JsonSubTypes.Type(value = TurnEnding.Failed.class, name = "Failed"),
   @JsonSubTypes.Type(value = TurnEnding.Cancelled.class, name = "Cancelled")
 })
 public sealed interface StreamEvent extends CborSerializable permits StreamEvent.Started, StreamEvent.Retrieved,
-    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, TurnEnding {
+    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.IntentRouted,
+    StreamEvent.Escalated, TurnEnding {
 
   default boolean terminal() {
     return false;
@@ -40,4 +43,10 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
   record RunCompleted(RunOutcome run) implements StreamEvent {}
 
   record RunFailed(String runId, String code, String message) implements StreamEvent {}
+
+  /** How the agent routed the message, before any retrieval. */
+  record IntentRouted(Intent intent) implements StreamEvent {}
+
+  /** The turn handed the session to a human. */
+  record Escalated(EscalationReason reason) implements StreamEvent {}
 }

@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * Everything a turn produced, journaled once when it ends: the runs, what retrieval found, the
- * gaps, and the frame layout that lets its stream be replayed exactly.
+ * gaps, the frame layout that lets its stream be replayed exactly (tokens grouped per run of
+ * consecutive frames, however they were journaled: see {@link FrameMark}), and the agent's decisions
+ * ({@code agent}, null for turns journaled before the agent decided anything).
  */
 public record TurnOutcome(
     List<RunOutcome> runs,
@@ -14,14 +16,26 @@ public record TurnOutcome(
     double confidence,
     List<Gap> gaps,
     List<FrameMark> frames,
-    long latencyMs)
+    long latencyMs,
+    AgentTrace agent)
     implements CborSerializable {
 
   public TurnOutcome {
     runs = List.copyOf(runs);
     citations = List.copyOf(citations);
     gaps = List.copyOf(gaps);
-    frames = List.copyOf(frames);
+    frames = List.copyOf(FrameMark.grouped(frames));
+  }
+
+  /** An outcome in which the agent decided nothing. */
+  public TurnOutcome(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs) {
+    this(runs, citations, confidence, gaps, frames, latencyMs, null);
+  }
+
+  /** Whether the turn handed its session to a human. */
+  public boolean escalated() {
+    return agent != null && agent.escalation() != null;
   }
 
   /** What a turn that never ran (interrupted by a crash, cancelled while queued) leaves behind. */

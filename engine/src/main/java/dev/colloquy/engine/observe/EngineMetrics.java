@@ -32,4 +32,13 @@ public interface EngineMetrics {
 
   /** A failure with a stable error code; {@code source} says where it was seen (http, turn, run). */
   default void error(String source, String code) {}
+
+  /** A turn routed its message as {@code intent} (conversational, domain_query, out_of_scope). */
+  default void intentRouted(String intent) {}
+
+  /** A turn handed its session to a human for {@code reason}. */
+  default void escalated(String reason) {}
+
+  /** A webhook attempt ended: {@code outcome} is delivered, retry (it failed and will be retried) or failed (given up). */
+  default void webhookAttempt(String outcome) {}
 }

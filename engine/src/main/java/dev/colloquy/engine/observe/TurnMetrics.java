@@ -15,6 +15,12 @@ public final class TurnMetrics {
       metrics.error("turn", failed.code());
     }
     metrics.turnEnded(ending.status().name().toLowerCase(), Duration.ofMillis(outcome.latencyMs()));
+    if (outcome.agent() != null && outcome.agent().intent() != null) {
+      metrics.intentRouted(outcome.agent().intent().wireName());
+    }
+    if (outcome.escalated()) {
+      metrics.escalated(outcome.agent().escalation().wireName());
+    }
     for (RunOutcome run : outcome.runs()) {
       metrics.tokens(run.model(), run.usage().promptTokens(), run.usage().completionTokens());
       if (run.status() == RunOutcome.Status.FAILED && run.errorCode() != null) {

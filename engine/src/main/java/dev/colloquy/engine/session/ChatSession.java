@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -45,7 +46,6 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
-import org.apache.pekko.stream.SourceRef;
 
 /**
  * One chat session: the single writer of its history and narrative state. It accepts turns, runs
@@ -61,9 +61,18 @@ public final class ChatSession
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null. */
-  public record Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo)
-      implements Command {}
+  /**
+   * Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null;
+   * {@code characterId} names the character a Writing Room chat talks to (null for other sessions).
+   */
+  public record Open(String tenantId, String userId, String persona, JsonNode metadata, String characterId,
+      ActorRef<SessionAnswer> replyTo)
+      implements Command {
+
+    public Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) {
+      this(tenantId, userId, persona, metadata, null, replyTo);
+    }
+  }
 
   /** The session with its newest page of messages. */
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
@@ -97,6 +106,12 @@ public final class ChatSession
 
   public record Delete(ActorRef<DeleteAnswer> replyTo) implements Command {}
 
+  /** Gives the session the title its user chose; it wins over the automatic one (see SessionState#titleFor). */
+  public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
+
+  /** An operator takes an escalated session back from its human: the agent answers again. */
+  public record HandBack(ActorRef<SessionAnswer> replyTo) implements Command {}
+
   /**
    * {@code command} on behalf of a caller of {@code tenantId}, acting for {@code userId} or, when it
    * is null, for the whole tenant: a session of another tenant or another user answers it exactly as
@@ -113,13 +128,12 @@ public final class ChatSession
         @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
-        @JsonSubTypes.Type(value = Delete.class, name = "Delete")
+        @JsonSubTypes.Type(value = Delete.class, name = "Delete"),
+        @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
+        @JsonSubTypes.Type(value = HandBack.class, name = "HandBack")
       })
       Command command)
       implements Command {}
-
-  /** A turn stream ended (turn over, client gone); a running turn waits for a client within the disconnect grace. */
-  private record LeaveTurn(ActorRef<TurnFrame> subscriber) implements Command {}
 
   /**
    * Close the session with reason "idle" if, by its own state, it has been idle for {@code idleTimeout}
@@ -155,10 +169,10 @@ public final class ChatSession
    * stream ({@code frames} is null), as in the reply to a cancel.
    */
   public record TurnReply(
-      String turnId, String traceId, boolean existing, boolean ended, int replayed, SourceRef<TurnFrame> frames)
+      String turnId, String traceId, boolean existing, boolean ended, int replayed, TurnFeed frames)
       implements TurnAnswer {
 
-    static TurnReply live(TurnRecord turn, boolean existing, SourceRef<TurnFrame> frames) {
+    static TurnReply live(TurnRecord turn, boolean existing, TurnFeed frames) {
       return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames);
     }
 
@@ -185,17 +199,30 @@ public final class ChatSession
     @JsonSubTypes.Type(value = TurnCancelled.class, name = "TurnCancelled"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
-    @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted")
+    @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted"),
+    @JsonSubTypes.Type(value = SessionEscalated.class, name = "SessionEscalated"),
+    @JsonSubTypes.Type(value = SessionHandedBack.class, name = "SessionHandedBack")
   })
   public sealed interface Event extends CborSerializable {
     Instant at();
   }
 
-  /** {@code userId} is null for a session of the whole tenant, as for every session journaled before sessions had users. */
+  /**
+   * {@code userId} is null for a session of the whole tenant, as for every session journaled before
+   * sessions had users; {@code characterId} is null but for Writing Room chats, and in every opening
+   * journaled before chats had characters.
+   */
   public record SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
-      Instant at)
-      implements Event {}
+      Instant at, String characterId)
+      implements Event {
 
+    public SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
+        Instant at) {
+      this(sessionId, tenantId, userId, persona, metadata, at, null);
+    }
+  }
+
+  /** The session's title: the automatic one from its first message, or one its user chose ({@link Rename}). */
   public record SessionRenamed(String title, Instant at) implements Event {}
 
   public record TurnAccepted(
@@ -248,6 +275,12 @@ public final class ChatSession
 
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
+  /** Turn {@code turnId} handed the session to a human, for {@code reason}; its webhook leaves from the outbox. */
+  public record SessionEscalated(String turnId, EscalationReason reason, Instant at) implements Event {}
+
+  /** An operator handed the session back: the agent answers again. */
+  public record SessionHandedBack(Instant at) implements Event {}
+
   public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
 
   /**
@@ -271,6 +304,8 @@ public final class ChatSession
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
   public static final String SHUTTING_DOWN = "SHUTTING_DOWN";
   public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+  public static final String INVALID_TITLE = "INVALID_TITLE";
+  public static final String SESSION_NOT_ESCALATED = "SESSION_NOT_ESCALATED";
 
   /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
   private static final String NOT_IDLE = "NOT_IDLE";
@@ -286,11 +321,11 @@ public final class ChatSession
   private final ActorRef<TurnSupervisor.Ended> turnEnded;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
-  /** A subscriber of a turn that has no supervisor yet, and the last frame id it has seen. */
-  private record Waiter(ActorRef<TurnFrame> subscriber, long afterId) {}
-
-  /** Subscribers of queued (or, right after recovery, interrupted) turns, by turn id. */
-  private final Map<String, List<Waiter>> waiting = new HashMap<>();
+  /**
+   * The transcripts of the turns accepted and not yet ended in this incarnation (running or queued),
+   * by turn id: their streams read them, and a turn's supervisor writes to its own.
+   */
+  private final Map<String, Transcript> transcripts = new HashMap<>();
   /** A close or delete waits for the running turn to be cancelled; no queued turn starts meanwhile. */
   private boolean closing;
   /** Set from recovery until the turns a crash left pending are journaled as interrupted; commands wait. */
@@ -365,6 +400,10 @@ public final class ChatSession
           if (loaded) {
             services.metrics().sessionUnloaded();
           }
+          // Streams of turns that will not end here (the session stopped before journaling them) end
+          // as the journal will record them once the session recovers: interrupted.
+          transcripts.values().forEach(transcript -> transcript.lost(
+              TurnEnding.Failed.interrupted("The turn's outcome could not be recorded; it is recorded as interrupted")));
         })
         .build();
   }
@@ -392,7 +431,7 @@ public final class ChatSession
    */
   private boolean holdsNothing(SessionState state, Command command) {
     boolean opening = command instanceof Open && state.status() == SessionStatus.NEW;
-    return !state.exists() && !opening && supervisors.isEmpty() && waiting.isEmpty();
+    return !state.exists() && !opening && supervisors.isEmpty() && transcripts.isEmpty();
   }
 
   /** Asks sharding to stop this entity; messages that arrive meanwhile start it again. */
@@ -423,11 +462,12 @@ public final class ChatSession
           state.exists() ? new SessionReply(state.view(read.beforeMessageId(), read.limit())) : notFound());
       case StartTurn start -> onStartTurn(state, start);
       case JoinTurn join -> onJoinTurn(state, join);
-      case LeaveTurn leave -> onLeaveTurn(leave);
       case CancelTurn cancel -> onCancelTurn(state, cancel);
       case Close close -> onClose(state, close);
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
+      case Rename rename -> onRename(state, rename);
+      case HandBack handBack -> onHandBack(state, handBack);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
       case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
@@ -442,7 +482,8 @@ public final class ChatSession
     }
     long persisting = System.nanoTime();
     return Effect()
-        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(), Instant.now()))
+        .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(),
+            Instant.now(), open.characterId()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
@@ -493,19 +534,22 @@ public final class ChatSession
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
-    TurnStreams.Live stream = openStream();
+    SessionState accepted = applied(state, events);
+    TurnRecord turn = accepted.turn(turnId).orElseThrow();
+    Transcript transcript = transcriptOf(turn);
+    if (running.isEmpty()) {
+      // The turn starts while its acceptance is being journaled, so that the write hides behind the
+      // model's own latency. Nothing it streams is seen before the write is confirmed: its only
+      // reader is the one in the reply, which is sent after the write (a join waits for it too, as
+      // every command does while the session persists). Should the write fail, the session stops,
+      // and its children with it: the model call is cancelled and the turn never existed.
+      startTurn(accepted, turn);
+    }
     long persisting = System.nanoTime();
     return Effect()
         .persist(events)
-        .thenRun(accepted -> {
-          journaled(persisting);
-          TurnRecord turn = accepted.turn(turnId).orElseThrow();
-          waiting.computeIfAbsent(turnId, id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), 0));
-          if (running.isEmpty()) {
-            startTurn(accepted, turn);
-          }
-        })
-        .thenReply(start.replyTo(), accepted -> TurnReply.live(accepted.turn(turnId).orElseThrow(), false, stream.frames()));
+        .thenRun(after -> journaled(persisting))
+        .thenReply(start.replyTo(), after -> TurnReply.live(turn, false, TurnFeed.live(context.getSystem(), transcript, 0)));
   }
 
   /** The one rule for what a turn may ask; every API that starts turns answers with these codes. */
@@ -528,15 +572,18 @@ public final class ChatSession
 
   private void startTurn(SessionState state, TurnRecord turn) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
-        state.persona(), state.history(services.session().historyWindow()), turn.runs());
-    ActorRef<TurnSupervisor.Command> supervisor =
-        context.spawn(TurnSupervisor.create(plan, services, turnEnded), "turn-" + turn.turnId());
+        state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
+        state.completedTurns(), state.handedOff());
+    ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
+        TurnSupervisor.create(plan, transcriptOf(turn), services, turnEnded), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
     supervisors.put(turn.turnId(), supervisor);
-    for (Waiter waiter : waiting.getOrDefault(turn.turnId(), List.of())) {
-      supervisor.tell(new TurnSupervisor.Subscribe(waiter.afterId(), waiter.subscriber()));
-    }
-    waiting.remove(turn.turnId());
+  }
+
+  /** The transcript of a turn accepted and not yet ended here, made when it is first needed. */
+  private Transcript transcriptOf(TurnRecord turn) {
+    return transcripts.computeIfAbsent(turn.turnId(),
+        id -> new Transcript(sessionId, id, turn.traceId(), turn.runs()));
   }
 
   private ReplyEffect<Event, SessionState> onJoinTurn(SessionState state, JoinTurn join) {
@@ -549,30 +596,12 @@ public final class ChatSession
 
   /** A stream from the running turn or, for a turn not started yet, from when it starts; or the replay of an ended one. */
   private TurnReply subscribe(TurnRecord turn, long afterId) {
-    var supervisor = supervisors.get(turn.turnId());
-    if (supervisor == null && !turn.pending()) {
+    if (!turn.pending()) {
       List<TurnFrame> frames = replay(turn, afterId);
-      SourceRef<TurnFrame> replay = frames.isEmpty() ? null : TurnStreams.replay(context.getSystem(), frames);
+      TurnFeed replay = frames.isEmpty() ? null : TurnFeed.replay(context.getSystem(), frames);
       return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay);
     }
-    TurnStreams.Live stream = openStream();
-    if (supervisor != null) {
-      supervisor.tell(new TurnSupervisor.Subscribe(afterId, stream.subscriber()));
-    } else {
-      waiting.computeIfAbsent(turn.turnId(), id -> new ArrayList<>()).add(new Waiter(stream.subscriber(), afterId));
-    }
-    return TurnReply.live(turn, true, stream.frames());
-  }
-
-  private TurnStreams.Live openStream() {
-    ActorRef<Command> self = context.getSelf();
-    return TurnStreams.live(context.getSystem(), subscriber -> self.tell(new LeaveTurn(subscriber)));
-  }
-
-  private ReplyEffect<Event, SessionState> onLeaveTurn(LeaveTurn leave) {
-    supervisors.values().forEach(supervisor -> supervisor.tell(new TurnSupervisor.Unsubscribe(leave.subscriber())));
-    waiting.values().forEach(waiters -> waiters.removeIf(waiter -> waiter.subscriber().equals(leave.subscriber())));
-    return Effect().noReply();
+    return TurnReply.live(turn, true, TurnFeed.live(context.getSystem(), transcriptOf(turn), afterId));
   }
 
   private ReplyEffect<Event, SessionState> onCancelTurn(SessionState state, CancelTurn cancel) {
@@ -619,6 +648,21 @@ public final class ChatSession
         .thenReply(close.replyTo(), closed -> new SessionReply(closed.view()));
   }
 
+  private ReplyEffect<Event, SessionState> onRename(SessionState state, Rename rename) {
+    if (!state.exists()) {
+      return Effect().reply(rename.replyTo(), notFound());
+    }
+    var problem = SessionState.titleProblem(rename.title());
+    if (problem.isPresent()) {
+      return Effect().reply(rename.replyTo(), new Rejected(INVALID_TITLE, problem.get(), null));
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(new SessionRenamed(rename.title().strip(), Instant.now()))
+        .thenRun(renamed -> journaled(persisting))
+        .thenReply(rename.replyTo(), renamed -> new SessionReply(renamed.view()));
+  }
+
   /** The reaper's read table may lag behind the journal, so the entity checks its own state before it closes. */
   private SessionClosed idleClosed(SessionState state, Duration idleTimeout) {
     Instant closedAt = state.idleDeadline(idleTimeout);
@@ -660,6 +704,20 @@ public final class ChatSession
         .thenReply(delete.replyTo(), deleted -> new Done());
   }
 
+  private ReplyEffect<Event, SessionState> onHandBack(SessionState state, HandBack handBack) {
+    if (!state.exists()) {
+      return Effect().reply(handBack.replyTo(), notFound());
+    }
+    if (!state.handedOff()) {
+      return Effect().reply(handBack.replyTo(), new Rejected(SESSION_NOT_ESCALATED,
+          "The session is " + state.status().name().toLowerCase() + ", not escalated: there is nothing to hand back",
+          null));
+    }
+    return Effect()
+        .persist(new SessionHandedBack(Instant.now()))
+        .thenReply(handBack.replyTo(), after -> new SessionReply(after.view()));
+  }
+
   /** Cancels the running turn and returns true when there is one; the command is then stashed until it ends. */
   private boolean cancelRunningFirst() {
     if (supervisors.isEmpty()) {
@@ -686,13 +744,15 @@ public final class ChatSession
     return after;
   }
 
-  /** Subscribers waiting on turns that ended without running get the terminal frame. */
+  /**
+   * The streams of turns that ended without running get their terminal frame: such a turn has no
+   * layout, so it is the reserved id's, as in every replay of it.
+   */
   private void notifyWaiting(SessionState state, List<String> turnIds) {
     for (String turnId : turnIds) {
-      List<Waiter> waiters = waiting.remove(turnId);
-      if (waiters != null) {
-        state.turn(turnId).ifPresent(turn -> waiters.forEach(waiter ->
-            replay(turn, waiter.afterId()).forEach(waiter.subscriber()::tell)));
+      Transcript transcript = transcripts.remove(turnId);
+      if (transcript != null) {
+        state.turn(turnId).ifPresent(turn -> transcript.lost(turn.ending()));
       }
     }
   }
@@ -714,6 +774,9 @@ public final class ChatSession
     if (ended.ending() instanceof TurnEnding.Completed) {
       events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
     }
+    if (ended.outcome().escalated() && !state.handedOff()) {
+      events.add(new SessionEscalated(ended.turnId(), ended.outcome().agent().escalation(), now));
+    }
     long persisting = System.nanoTime();
     return Effect()
         .persist(events)
@@ -721,6 +784,7 @@ public final class ChatSession
           journaled(persisting);
           TurnMetrics.recordEnded(services.metrics(), ended.ending(), ended.outcome());
           var supervisor = supervisors.remove(ended.turnId());
+          transcripts.remove(ended.turnId());
           if (supervisor != null) {
             context.unwatch(supervisor);
             supervisor.tell(new TurnSupervisor.OutcomePersisted());
@@ -739,6 +803,8 @@ public final class ChatSession
 
   private ReplyEffect<Event, SessionState> onSupervisorStopped(SessionState state, String turnId) {
     supervisors.remove(turnId);
+    // Its supervisor ended the turn's stream as it stopped.
+    transcripts.remove(turnId);
     var turn = state.turn(turnId);
     if (turn.isEmpty() || !turn.get().pending()) {
       return Effect().noReply();
@@ -809,6 +875,8 @@ public final class ChatSession
       case ReadMessages read -> Effect().reply(read.replyTo(), notFound());
       case Close close -> Effect().reply(close.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
+      case Rename rename -> Effect().reply(rename.replyTo(), notFound());
+      case HandBack handBack -> Effect().reply(handBack.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());
       case CancelTurn cancel -> Effect().reply(cancel.replyTo(), turnNotFound());

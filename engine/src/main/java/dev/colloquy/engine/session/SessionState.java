@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -42,10 +43,14 @@ public record SessionState(
     JsonNode narrativeState,
     String closeReason,
     SessionSummary summary,
+    String characterId,
+    EscalationReason escalationReason,
     SessionTotals totals)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
+  /** The longest title a user may give a session. */
+  public static final int MAX_TITLE_LENGTH = 200;
 
   /**
    * How many of the newest ended turns are kept in memory. The longest history window
@@ -83,11 +88,11 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, SessionTotals.openedAt(null));
+        List.of(), emptyObject(), null, null, null, null, SessionTotals.openedAt(null));
   }
 
   public boolean exists() {
-    return status == SessionStatus.OPEN || status == SessionStatus.CLOSED;
+    return open() || status == SessionStatus.CLOSED;
   }
 
   /**
@@ -98,8 +103,22 @@ public record SessionState(
     return tenantId != null && !new SessionOwner(tenantId, userId).reachableBy(callerTenantId, callerUserId);
   }
 
+  /** Open to new messages: an escalated session takes them too, and forwards them to its human. */
   public boolean open() {
-    return status == SessionStatus.OPEN;
+    return status == SessionStatus.OPEN || status == SessionStatus.ESCALATED;
+  }
+
+  /** Whether a human has the conversation: messages are forwarded to them, not answered by the model. */
+  public boolean handedOff() {
+    return status == SessionStatus.ESCALATED;
+  }
+
+  /**
+   * How many turns completed, all told (not only the kept ones): the turns a new one comes after, for
+   * the escalation rules.
+   */
+  public int completedTurns() {
+    return totals.completedTurns();
   }
 
   public Optional<TurnRecord> turn(String turnId) {
@@ -131,13 +150,27 @@ public record SessionState(
     return history.subList(Math.max(0, history.size() - window), history.size());
   }
 
-  /** A title is given from the first message, once. */
+  /**
+   * A title is given from the first message, once, and only to a session without one: a title its
+   * user chose, before or after, is never replaced by an automatic one.
+   */
   public Optional<String> titleFor(String message) {
     if (title != null) {
       return Optional.empty();
     }
     String line = message.strip().replaceAll("\\s+", " ");
     return Optional.of(line.length() <= TITLE_LENGTH ? line : line.substring(0, TITLE_LENGTH - 1) + "…");
+  }
+
+  /** Why {@code title} cannot be a title a user gives, if it cannot. */
+  public static Optional<String> titleProblem(String title) {
+    if (title == null || title.isBlank()) {
+      return Optional.of("The title must not be empty");
+    }
+    if (title.strip().length() > MAX_TITLE_LENGTH) {
+      return Optional.of("The title must be at most " + MAX_TITLE_LENGTH + " characters");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -234,7 +267,8 @@ public record SessionState(
 
   private SessionView view(List<SessionView.MessageView> messages, SessionView.Page page) {
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, page);
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId, userId,
+        page);
   }
 
   /** The messages of the kept turns, oldest first: each turn's user message, then its answers if it completed. */
@@ -277,8 +311,8 @@ public record SessionState(
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null,
-          SessionTotals.openedAt(e.at()));
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(),
+          null, SessionTotals.openedAt(e.at()));
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at(), totals.turns() + 1)),
@@ -288,16 +322,24 @@ public record SessionState(
       case ChatSession.NarrativeStateMerged e ->
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
-          metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), totals);
+          metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
+          escalationReason, totals);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
-          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, SessionTotals.openedAt(null));
+          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, null,
+          SessionTotals.openedAt(null));
+      case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          e.reason(), totals);
+      case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null,
+          totals);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
       SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, newTotals);
+        newNarrative, closeReason, summary, characterId, escalationReason, newTotals);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

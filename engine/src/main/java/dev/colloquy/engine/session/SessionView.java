@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * A session as its owner sees it: status, title, a page of its messages in order (the newest, or
- * those before a given one), narrative state.
+ * those before a given one), narrative state; the character of a chat, and the user it belongs to
+ * (null for a session of the whole tenant).
  */
 public record SessionView(
     String sessionId,
@@ -25,6 +26,8 @@ public record SessionView(
     JsonNode narrativeState,
     String runningTurnId,
     SessionSummary summary,
+    String characterId,
+    String userId,
     Page page)
     implements CborSerializable {
 
@@ -35,7 +38,7 @@ public record SessionView(
   /** The same session with another page of messages. */
   public SessionView withMessages(List<MessageView> otherMessages, Page otherPage) {
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        otherMessages, narrativeState, runningTurnId, summary, otherPage);
+        otherMessages, narrativeState, runningTurnId, summary, characterId, userId, otherPage);
   }
 
   /**

@@ -36,7 +36,9 @@ public record TenantConfig(
     Long monthlyTokenBudget,
     Integer maxConcurrentStreams,
     Integer maxTokens,
-    List<String> languages)
+    List<String> languages,
+    String companyName,
+    String vertical)
     implements CborSerializable {
 
   static final int MAX_NAME = 100;
@@ -56,13 +58,13 @@ public record TenantConfig(
 
   /** A change that changes nothing. */
   public static final TenantConfig NO_CHANGE = new TenantConfig(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null, null, null, null, null, null);
+      null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** What a tenant that has configured nothing gets: the server's settings and seed 004's thresholds. */
   public static TenantConfig defaults(LimitsSettings limits, long idleTimeoutSeconds, String defaultModel) {
     return new TenantConfig(null, null, null, null, 0.55, 0.80, 10, List.of(), List.of(), defaultModel, List.of(),
         idleTimeoutSeconds, List.of(), limits.turnsPerMinute(), limits.requestsPerMinute(), limits.maxOpenSessions(),
-        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"));
+        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), null, null);
   }
 
   /** This configuration with every non-null field of {@code change} replacing its own. */
@@ -87,7 +89,9 @@ public record TenantConfig(
         or(change.monthlyTokenBudget, monthlyTokenBudget),
         or(change.maxConcurrentStreams, maxConcurrentStreams),
         or(change.maxTokens, maxTokens),
-        or(change.languages, languages));
+        or(change.languages, languages),
+        or(change.companyName, companyName),
+        or(change.vertical, vertical));
   }
 
   /** Whether an escalation webhook is configured; an empty URL in a change removes it. */
@@ -101,6 +105,8 @@ public record TenantConfig(
     text(problems, "persona_name", personaName, MAX_NAME);
     text(problems, "persona_description", personaDescription, MAX_DESCRIPTION);
     text(problems, "system_prompt", systemPrompt, MAX_SYSTEM_PROMPT);
+    text(problems, "company_name", companyName, MAX_NAME);
+    text(problems, "vertical", vertical, MAX_NAME);
     if (hasWebhook() && !isWebhookUrl(escalationWebhookUrl)) {
       problems.add(new ConfigProblem("escalation_webhook_url",
           "must be an absolute http or https URL of at most " + MAX_URL + " characters"));

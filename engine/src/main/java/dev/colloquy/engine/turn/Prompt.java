@@ -1,5 +1,6 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.engine.agent.MemoryRecall;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.TokenCounter;
@@ -12,7 +13,8 @@ import java.util.List;
  *   <li>instructions, in the system message and nowhere else: Colloquy's own and the tenant's
  *       persona and system prompt (its configuration, set by its operator);</li>
  *   <li>untrusted data, in a message of its own just before the question ({@link UntrustedData}):
- *       retrieved passages with their file names and headings, the persona a client chose;</li>
+ *       retrieved passages with their file names and headings, the persona a client chose, what is
+ *       remembered about the user and the context the tenant's backend set for them;</li>
  *   <li>the conversation: the history that fits, then the question.</li>
  * </ul>
  * Nothing a document or a client sends can change the system message. The history is what fits:
@@ -30,11 +32,14 @@ final class Prompt {
 
   private Prompt() {}
 
-  /** {@code tenantInstructions} is the tenant's persona and system prompt, or null when it configured none. */
-  static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, List<Passage> passages, int maxTokens,
-      int contextTokens) {
+  /**
+   * {@code tenantInstructions} is the tenant's persona and system prompt, or null when it configured
+   * none; {@code user} what is known about the session's user.
+   */
+  static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
+      List<Passage> passages, int maxTokens, int contextTokens) {
     ChatMessage system = ChatMessage.system(system(tenantInstructions));
-    UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).passages(passages);
+    UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
     List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
     long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)

@@ -8,102 +8,311 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * The frames of one turn, numbered 1, 2, 3 …, and their layout as frame marks. The supervisor
- * records the live stream here; a finished turn's stream is rebuilt here from its journaled layout
- * with the very ids the live stream had, so a client resuming after the end gets exactly the frames
- * it missed.
+ * The frames of one turn, numbered 1, 2, 3 …, kept while it runs so a client can resume from any id,
+ * and the one buffer between the model and the turn's readers. Tokens are appended by the model's
+ * own reader thread ({@link RunTokens}); the supervisor appends the other frames and the terminal one.
+ * Each reader ({@link #frames}) is a cursor into it that is woken when a frame arrives: no actor
+ * stands between a token and the HTTP response, and a slow reader costs nothing but its cursor.
+ * A finished turn's stream is rebuilt here from its journaled layout with the very ids the live
+ * stream had, so a client resuming after the end gets exactly the frames it missed.
  */
 public final class Transcript {
 
   private final String sessionId;
   private final String turnId;
   private final String traceId;
+  private final List<String> runIds;
   private final List<TurnFrame> frames = new ArrayList<>();
-  private final List<FrameMark> marks = new ArrayList<>();
+  private final StringBuilder[] texts;
+  private final boolean[] closed;
+  private final List<Reader> readers = new ArrayList<>();
+  private TurnFrame terminal;
+  private IntConsumer readersWatcher = count -> { };
 
-  Transcript(String sessionId, String turnId, String traceId) {
+  /** A transcript for the live frames of a turn whose runs are {@code runs}. */
+  public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs) {
     this.sessionId = sessionId;
     this.turnId = turnId;
     this.traceId = traceId;
+    this.runIds = runs.stream().map(RunSpec::runId).toList();
+    this.texts = new StringBuilder[runs.size()];
+    this.closed = new boolean[runs.size()];
+    for (int i = 0; i < texts.length; i++) {
+      texts[i] = new StringBuilder();
+    }
   }
 
   /** The frames of an ended turn with an id above {@code afterId}, ending with its terminal frame. */
   public static List<TurnFrame> replay(String sessionId, String turnId, String traceId, List<RunSpec> runs,
       TurnOutcome outcome, TurnEnding ending, long afterId) {
-    Transcript transcript = new Transcript(sessionId, turnId, traceId);
-    transcript.rebuild(runs, outcome);
+    Transcript transcript = new Transcript(sessionId, turnId, traceId, runs);
+    transcript.rebuild(outcome);
     boolean layoutKnown = !outcome.frames().isEmpty();
     List<TurnFrame> frames = new ArrayList<>(transcript.frames);
-    frames.add(layoutKnown ? transcript.end(ending) : transcript.lost(ending));
+    frames.add(layoutKnown ? transcript.frame(frames.size() + 1, ending) : transcript.frame(
+        TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending));
     return frames.stream().filter(frame -> frame.id() > afterId).toList();
   }
 
-  /** Appends a frame and its place in the layout; returns the frame to send. */
-  TurnFrame record(StreamEvent event, FrameMark mark) {
-    TurnFrame frame = frame(frames.size() + 1, event);
-    frames.add(frame);
-    marks.add(mark);
-    return frame;
+  /**
+   * A stream of the frames with an id above {@code afterId}, live: it ends after the terminal frame.
+   * Each materialization is one reader.
+   */
+  public Source<TurnFrame, NotUsed> frames(long afterId) {
+    return Source.fromGraph(new TranscriptSource(this, afterId));
   }
 
-  List<TurnFrame> after(long afterId) {
-    return frames.stream().filter(frame -> frame.id() > afterId).toList();
+  /** Where the tokens of run {@code run} go, from the model's own thread. */
+  RunTokens run(int run) {
+    return new RunTokens(this, run);
   }
 
-  /** The layout to journal with the outcome. */
-  List<FrameMark> marks() {
-    return List.copyOf(marks);
+  /** Told the number of readers each time it changes, from the reader's thread. */
+  synchronized void watchReaders(IntConsumer watcher) {
+    this.readersWatcher = watcher;
   }
 
-  /** What the token frames of one run carried. */
-  String tokensOf(String runId) {
-    StringBuilder text = new StringBuilder();
+  synchronized int readers() {
+    return readers.size();
+  }
+
+  /** Appends a frame that is not a token; returns it, or null once the turn has its terminal frame. */
+  TurnFrame record(StreamEvent event) {
+    return append(event, -1);
+  }
+
+  /** Appends a token of an open run; false when the run or the turn has ended (the token is dropped). */
+  boolean token(int run, String text) {
+    return append(new StreamEvent.Token(runIds.get(run), text), run) != null;
+  }
+
+  /** No token of {@code run} is accepted from now on. */
+  synchronized void closeRun(int run) {
+    closed[run] = true;
+  }
+
+  /** No token of any run is accepted from now on. */
+  synchronized void closeRuns() {
+    Arrays.fill(closed, true);
+  }
+
+  /** What the token frames of one run carried so far. */
+  synchronized String tokensOf(int run) {
+    return texts[run].toString();
+  }
+
+  /**
+   * How much of run {@code run} has been streamed, in characters: what a checkpoint of the turn's
+   * progress would record.
+   */
+  synchronized int streamed(int run) {
+    return texts[run].length();
+  }
+
+  /** The layout to journal with the outcome: consecutive tokens of one run make one mark. */
+  synchronized List<FrameMark> marks() {
+    List<FrameMark> marks = new ArrayList<>();
+    int tokenRun = -1;
+    List<Integer> lengths = new ArrayList<>();
     for (TurnFrame frame : frames) {
-      if (frame.event() instanceof StreamEvent.Token token && token.runId().equals(runId)) {
-        text.append(token.text());
+      if (frame.event() instanceof StreamEvent.Token token) {
+        int run = runIds.indexOf(token.runId());
+        if (run != tokenRun) {
+          addTokens(marks, tokenRun, lengths);
+          tokenRun = run;
+        }
+        lengths.add(token.text().length());
+        continue;
       }
+      addTokens(marks, tokenRun, lengths);
+      tokenRun = -1;
+      marks.add(switch (frame.event()) {
+        case StreamEvent.Started started -> FrameMark.of(FrameMark.Kind.STARTED);
+        case StreamEvent.Retrieved retrieved -> FrameMark.of(FrameMark.Kind.RETRIEVAL);
+        case StreamEvent.GapFound gap -> FrameMark.of(FrameMark.Kind.GAP);
+        case StreamEvent.RunCompleted completed ->
+            FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, runIds.indexOf(completed.run().runId()));
+        case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
+        case StreamEvent.IntentRouted routed -> FrameMark.of(FrameMark.Kind.INTENT);
+        case StreamEvent.Escalated escalated -> FrameMark.of(FrameMark.Kind.ESCALATION);
+        case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
+        case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
+      });
     }
-    return text.toString();
+    addTokens(marks, tokenRun, lengths);
+    return marks;
+  }
+
+  private static void addTokens(List<FrameMark> marks, int run, List<Integer> lengths) {
+    if (!lengths.isEmpty()) {
+      marks.add(FrameMark.tokens(run, lengths.stream().mapToInt(Integer::intValue).toArray()));
+      lengths.clear();
+    }
   }
 
   /** The terminal frame: it takes the next id and is not part of the layout. */
-  TurnFrame end(TurnEnding ending) {
-    return frame(frames.size() + 1, ending);
+  void end(TurnEnding ending) {
+    terminate(frames.size() + 1, ending);
   }
 
   /**
    * The terminal frame of a turn whose layout is lost (its node crashed, or its outcome could not be
-   * journaled): its clients may have seen frames up to any id, so it takes the reserved
-   * {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, live and in every replay alike.
+   * journaled, or it ended before it ran): its clients may have seen frames up to any id, so it
+   * takes the reserved {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, live and in every replay alike.
    */
-  TurnFrame lost(TurnEnding ending) {
-    return frame(TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending);
+  public void lost(TurnEnding ending) {
+    terminate(TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending);
   }
 
-  private void rebuild(List<RunSpec> runs, TurnOutcome outcome) {
+  private void terminate(long id, TurnEnding ending) {
+    List<Reader> woken;
+    synchronized (this) {
+      if (terminal != null) {
+        return;
+      }
+      terminal = frame(id, ending);
+      Arrays.fill(closed, true);
+      woken = waiting();
+    }
+    woken.forEach(Reader::wake);
+  }
+
+  private TurnFrame append(StreamEvent event, int run) {
+    TurnFrame frame;
+    List<Reader> woken;
+    synchronized (this) {
+      if (terminal != null || (run >= 0 && closed[run])) {
+        return null;
+      }
+      frame = frame(frames.size() + 1, event);
+      frames.add(frame);
+      if (run >= 0) {
+        texts[run].append(((StreamEvent.Token) event).text());
+      }
+      woken = waiting();
+    }
+    woken.forEach(Reader::wake);
+    return frame;
+  }
+
+  /** The readers waiting for a frame, no longer waiting; called with the lock held. */
+  private List<Reader> waiting() {
+    List<Reader> woken = List.of();
+    for (Reader reader : readers) {
+      if (reader.waiting) {
+        reader.waiting = false;
+        if (woken.isEmpty()) {
+          woken = new ArrayList<>(1);
+        }
+        woken.add(reader);
+      }
+    }
+    return woken;
+  }
+
+  // ---- readers ----
+
+  /** One reader's place in the transcript; it is woken (from the appending thread) when it waits and a frame arrives. */
+  static final class Reader {
+    private final Runnable wake;
+    private final long afterId;
+    private int next;
+    private boolean waiting;
+    private boolean ended;
+
+    Reader(long afterId, Runnable wake) {
+      this.afterId = afterId;
+      this.wake = wake;
+    }
+
+    private void wake() {
+      wake.run();
+    }
+  }
+
+  Reader attach(long afterId, Runnable wake) {
+    Reader reader = new Reader(afterId, wake);
+    IntConsumer watcher;
+    int count;
+    synchronized (this) {
+      readers.add(reader);
+      watcher = readersWatcher;
+      count = readers.size();
+    }
+    watcher.accept(count);
+    return reader;
+  }
+
+  void detach(Reader reader) {
+    IntConsumer watcher;
+    int count;
+    synchronized (this) {
+      if (!readers.remove(reader)) {
+        return;
+      }
+      watcher = readersWatcher;
+      count = readers.size();
+    }
+    watcher.accept(count);
+  }
+
+  /**
+   * The reader's next frame, or null when it has none yet: it is then woken when one arrives. After
+   * the terminal frame there is nothing more, ever.
+   */
+  synchronized TurnFrame next(Reader reader) {
+    while (reader.next < frames.size()) {
+      TurnFrame frame = frames.get(reader.next++);
+      if (frame.id() > reader.afterId) {
+        return frame;
+      }
+    }
+    if (terminal != null && !reader.ended) {
+      reader.ended = true;
+      if (terminal.id() > reader.afterId) {
+        return terminal;
+      }
+    }
+    reader.waiting = terminal == null;
+    return null;
+  }
+
+  /** Whether the reader has read everything it ever will (the terminal frame, or the end when it is past it). */
+  synchronized boolean finished(Reader reader) {
+    return reader.ended;
+  }
+
+  private void rebuild(TurnOutcome outcome) {
     int[] consumed = new int[outcome.runs().size()];
     int gapIndex = 0;
     for (FrameMark mark : outcome.frames()) {
-      StreamEvent event = switch (mark.kind()) {
-        case STARTED -> new StreamEvent.Started(runs.stream().map(RunSpec::runId).toList());
-        case RETRIEVAL -> new StreamEvent.Retrieved(outcome.citations(), outcome.confidence());
-        case GAP -> new StreamEvent.GapFound(outcome.gaps().get(gapIndex++));
+      switch (mark.kind()) {
+        case STARTED -> record(new StreamEvent.Started(runIds));
+        case RETRIEVAL -> record(new StreamEvent.Retrieved(outcome.citations(), outcome.confidence()));
+        case GAP -> record(new StreamEvent.GapFound(outcome.gaps().get(gapIndex++)));
         case TOKEN -> {
           RunOutcome run = outcome.runs().get(mark.run());
-          int start = consumed[mark.run()];
-          consumed[mark.run()] = start + mark.length();
-          yield new StreamEvent.Token(run.runId(), run.text().substring(start, start + mark.length()));
+          for (int length : mark.lengths()) {
+            int start = consumed[mark.run()];
+            consumed[mark.run()] = start + length;
+            record(new StreamEvent.Token(run.runId(), run.text().substring(start, start + length)));
+          }
         }
-        case RUN_COMPLETED -> new StreamEvent.RunCompleted(outcome.runs().get(mark.run()));
+        case RUN_COMPLETED -> record(new StreamEvent.RunCompleted(outcome.runs().get(mark.run())));
         case RUN_FAILED -> {
           RunOutcome run = outcome.runs().get(mark.run());
-          yield new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage());
+          record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
         }
-      };
-      record(event, mark);
+        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
+        case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
+      }
     }
   }
 

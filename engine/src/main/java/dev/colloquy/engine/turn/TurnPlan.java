@@ -4,7 +4,11 @@ import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.model.ChatMessage;
 import java.util.List;
 
-/** What a turn needs to run: who asks, what, in which conversation, and which models answer. */
+/**
+ * What a turn needs to run: who asks, what, in which conversation, and which models answer; and for
+ * the agent, whose session it is ({@code userId}, null for a tenant-wide one), how many turns it
+ * completed before this one, and whether a human has it ({@code handoff}: the message is only forwarded).
+ */
 public record TurnPlan(
     String sessionId,
     String tenantId,
@@ -13,10 +17,19 @@ public record TurnPlan(
     String message,
     String persona,
     List<ChatMessage> history,
-    List<RunSpec> runs) {
+    List<RunSpec> runs,
+    String userId,
+    int priorTurns,
+    boolean handoff) {
 
   public TurnPlan {
     history = List.copyOf(history);
     runs = List.copyOf(runs);
+  }
+
+  /** A turn of a tenant-wide session that no human has. */
+  public TurnPlan(String sessionId, String tenantId, String turnId, String traceId, String message, String persona,
+      List<ChatMessage> history, List<RunSpec> runs) {
+    this(sessionId, tenantId, turnId, traceId, message, persona, history, runs, null, history.size() / 2, false);
   }
 }

@@ -1,19 +1,29 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
-import dev.colloquy.engine.domain.FrameMark;
+import dev.colloquy.engine.agent.AgentReplies;
+import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.EscalationRules;
+import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.Memory;
+import dev.colloquy.engine.agent.MemoryExtraction;
+import dev.colloquy.engine.agent.MemoryRecall;
+import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.model.ChatMessage;
+import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
-import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
-import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.TokenUsage;
@@ -21,10 +31,9 @@ import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -36,19 +45,18 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Runs one turn: retrieval, gap detection, then one avatar per requested model, in parallel. It
- * records every frame of the turn's stream in its {@link Transcript}, so a client can resume from
- * any id, and fans them out to the current subscribers. When every run has ended it reports how the
- * turn ended to its session and sends the terminal frame only after the session has journaled it.
+ * Runs one turn: the agent routes the message ({@link IntentRouter}); a domain query gets retrieval
+ * and gap detection; the escalation rules may hand the session to a human; then one avatar per
+ * requested model runs, in parallel (the agent answers out-of-scope, escalated and forwarded messages
+ * itself, see {@link CannedReply}). It owns the turn's lifecycle: it records the turn's frames other
+ * than tokens in its {@link Transcript} (the avatars' model threads append the tokens there
+ * themselves, so no actor is on a token's path), watches whether anyone reads it, and when every run
+ * has ended it reports how the turn ended to its session and appends the terminal frame only after
+ * the session has journaled it.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
   public sealed interface Command {}
-
-  /** Send every frame after {@code afterId}, then every new one, to the subscriber. */
-  public record Subscribe(long afterId, ActorRef<TurnFrame> subscriber) implements Command {}
-
-  public record Unsubscribe(ActorRef<TurnFrame> subscriber) implements Command {}
 
   /** Stop the turn now: every upstream model call is cancelled. */
   public record Cancel(String reason) implements Command {}
@@ -61,14 +69,21 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
+  private record IntentKnown(IntentRouter.Routed routed) implements Command {}
+
+  private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
+
+  private record MemoriesNoted(MemoryExtraction.Noted noted) implements Command {}
+
   /** The tenant's max_tokens and instructions (null: none), asked when the turn starts. */
   private record TenantSettingsKnown(int maxTokens, String instructions) implements Command {}
-
-  record RunToken(int runIndex, String text) implements Command {}
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
   private record AvatarStopped(int runIndex) implements Command {}
+
+  /** The number of the transcript's readers changed (a client came or went). */
+  private record ReadersChanged(int readers) implements Command {}
 
   private record GraceExpired() implements Command {}
 
@@ -86,12 +101,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
-  private final Set<ActorRef<TurnFrame>> subscribers = new HashSet<>();
+  private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
+  private IntentRouter.Routed routed;
+  private EscalationReason escalation;
+  /** What is known about the session's user; null until the recall has answered. */
+  private MemoryRecall.Recalled recalled;
+  /** The facts about the user this turn noted after its answer, once their extraction ended. */
+  private List<String> noted;
+  private boolean extracting;
   private Integer maxTokens;
   private String tenantInstructions;
   private boolean runsStarted;
@@ -106,6 +129,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       ActorContext<Command> context,
       TimerScheduler<Command> timers,
       TurnPlan plan,
+      Transcript transcript,
       EngineServices services,
       ActorRef<Ended> session) {
     super(context);
@@ -114,30 +138,65 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
-    this.transcript = new Transcript(plan.sessionId(), plan.turnId(), plan.traceId());
+    this.transcript = transcript;
     context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()), FrameMark.of(FrameMark.Kind.STARTED));
-    context.spawn(
-        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
-            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
-                services.session().retrievalLimit(), services.session().retrievalTimeout(), context.getSelf())),
-        "retrieval");
+    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
+    if (plan.handoff()) {
+      retrievalEnded = true;
+    } else {
+      route(context);
+    }
+    if (remembersUser()) {
+      context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
+          MemoryRecall.create(plan.tenantId(), plan.userId(), plan.message(), services.agent(),
+              context.messageAdapter(MemoryRecall.Recalled.class, MemoryKnown::new))), "memory-recall");
+    } else {
+      recalled = MemoryRecall.Recalled.nothing();
+    }
     // Asked alongside retrieval, so that the tenant's current settings cost the turn no time.
     context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId())
             .thenCombine(services.instructions().of(plan.tenantId()), (budget, instructions) ->
                 new TenantSettingsKnown(budget, instructions.orElse(null))),
         (known, failure) -> failure == null ? known : new TenantSettingsKnown(EngineServices.DEFAULT_MAX_TOKENS, null));
-    startGraceTimer();
     ActorRef<Command> self = context.getSelf();
+    transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
+    readers = transcript.readers();
+    startGraceTimer();
     services.turns().started(self, () -> self.tell(new Interrupt()));
   }
 
-  public static Behavior<Command> create(TurnPlan plan, EngineServices services, ActorRef<Ended> session) {
+  /** {@code transcript} is where the turn's frames go; the session hands out its readers. */
+  public static Behavior<Command> create(TurnPlan plan, Transcript transcript, EngineServices services,
+      ActorRef<Ended> session) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
-        Behaviors.setup(
-            context -> Behaviors.withTimers(timers -> new TurnSupervisor(context, timers, plan, services, session))));
+        Behaviors.setup(context -> Behaviors.withTimers(
+            timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
+  }
+
+  private void route(ActorContext<Command> context) {
+    String model = plan.runs().getFirst().model();
+    Optional<ChatModel> router = services.agent().settings().intentByModel() && !model.equals(LlmSettings.OFFLINE_MODEL)
+        ? services.models().find(model) : Optional.empty();
+    context.spawn(
+        Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
+            IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
+                context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
+        "intent-router");
+  }
+
+  /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
+  private boolean remembersUser() {
+    return plan.userId() != null && !plan.handoff();
+  }
+
+  private void retrieve() {
+    getContext().spawn(
+        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
+            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
+                services.session().retrievalLimit(), services.session().retrievalTimeout(), getContext().getSelf())),
+        "retrieval");
   }
 
   private static Map<String, String> logContext(TurnPlan plan) {
@@ -147,13 +206,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Subscribe.class, this::onSubscribe)
-        .onMessage(Unsubscribe.class, this::onUnsubscribe)
+        .onMessage(ReadersChanged.class, this::onReadersChanged)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(IntentKnown.class, this::onIntentKnown)
+        .onMessage(MemoryKnown.class, this::onMemoryKnown)
+        .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
-        .onMessage(RunToken.class, this::onToken)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
@@ -166,22 +226,19 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .build();
   }
 
-  private Behavior<Command> onSubscribe(Subscribe subscribe) {
-    transcript.after(subscribe.afterId()).forEach(subscribe.subscriber()::tell);
-    subscribers.add(subscribe.subscriber());
-    timers.cancel("grace");
-    return this;
-  }
-
-  private Behavior<Command> onUnsubscribe(Unsubscribe unsubscribe) {
-    subscribers.remove(unsubscribe.subscriber());
-    startGraceTimer();
+  private Behavior<Command> onReadersChanged(ReadersChanged changed) {
+    readers = changed.readers();
+    if (readers > 0) {
+      timers.cancel("grace");
+    } else {
+      startGraceTimer();
+    }
     return this;
   }
 
   /** With nobody listening, the turn waits for a client to resume, then gives up. */
   private void startGraceTimer() {
-    if (subscribers.isEmpty() && pendingTerminal == null) {
+    if (readers == 0 && pendingTerminal == null && !timers.isTimerActive("grace")) {
       timers.startSingleTimer("grace", new GraceExpired(), services.session().disconnectGrace());
     }
   }
@@ -189,6 +246,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private Behavior<Command> onCancel(Cancel cancel) {
     if (cancelReason != null || pendingTerminal != null) {
       return this;
+    }
+    if (extracting) {
+      // The answer is complete: the turn ends with it now, without the facts being noted.
+      extracting = false;
+      noted = List.of();
+      return finishIfAllEnded(false);
     }
     cancelReason = cancel.reason();
     getContext().getLog().info("Cancelling turn: {}", cancel.reason());
@@ -206,6 +269,33 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return onCancel(new Cancel("interrupted"));
   }
 
+  /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
+  private Behavior<Command> onIntentKnown(IntentKnown known) {
+    routed = known.routed();
+    getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    emit(new StreamEvent.IntentRouted(routed.intent()));
+    if (routed.intent() == Intent.DOMAIN_QUERY) {
+      retrieve();
+    } else {
+      decideEscalation(null);
+      retrievalEnded = true;
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private void decideEscalation(Double confidence) {
+    escalation = EscalationRules.decide(routed.config(), routed.intent(), confidence, plan.priorTurns(), plan.message())
+        .orElse(null);
+    if (escalation != null) {
+      getContext().getLog().info("The turn escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation));
+    }
+  }
+
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
     if (cancelReason != null) {
       return finishIfAllEnded(true);
@@ -221,13 +311,56 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     } else {
       retrieved = ended.result();
     }
-    emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()),
-        FrameMark.of(FrameMark.Kind.RETRIEVAL));
+    emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()));
     gaps = GapDetection.detect(retrieved);
-    gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap), FrameMark.of(FrameMark.Kind.GAP)));
+    gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap)));
+    decideEscalation(retrieved.confidence());
     retrievalEnded = true;
     startRunsWhenReady();
     return this;
+  }
+
+  private Behavior<Command> onMemoryKnown(MemoryKnown known) {
+    recalled = known.recalled();
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onMemoriesNoted(MemoriesNoted memories) {
+    if (!extracting) {
+      return this;
+    }
+    extracting = false;
+    noted = memories.noted().facts();
+    return finishIfAllEnded(false);
+  }
+
+  /**
+   * After an answer the model wrote in a user's session, the facts it holds about the user are noted
+   * before the turn is reported, so that its journaled outcome says which.
+   */
+  private boolean startsExtraction() {
+    if (noted != null || extracting || !remembersUser() || cancelReason != null || interrupted || routed == null
+        || escalation != null || routed.intent() == Intent.OUT_OF_SCOPE
+        || services.agent().settings().memory().extraction() == AgentSettings.Extraction.OFF) {
+      return false;
+    }
+    Optional<RunOutcome> answered = java.util.Arrays.stream(outcomes)
+        .filter(outcome -> outcome != null && outcome.completed()).findFirst();
+    if (answered.isEmpty()) {
+      return false;
+    }
+    String model = answered.get().model();
+    Optional<ChatModel> extractor = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(model);
+    extracting = true;
+    getContext().spawn(Behaviors.withMdc(MemoryExtraction.Command.class, logContext(plan),
+        MemoryExtraction.create(plan.tenantId(), plan.userId(), plan.sessionId(), plan.message(),
+            answered.get().text(), extractor, model, services.agent(),
+            getContext().messageAdapter(MemoryExtraction.Noted.class, MemoriesNoted::new))), "memory-extraction");
+    return true;
   }
 
   private Behavior<Command> onTenantSettingsKnown(TenantSettingsKnown known) {
@@ -239,36 +372,43 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return this;
   }
 
-  /** The runs start once both the passages and the tenant's settings are known. */
+  /** The runs start once the passages, the tenant's settings and what is known of the user are. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && !runsStarted) {
+    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    var messages = Prompt.messages(plan, tenantInstructions, passages, maxTokens, services.llm().contextTokens());
+    List<ChatMessage> messages =
+        Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens, services.llm().contextTokens());
     prompt = messages;
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
-      ChatModel model = services.models().find(run.model()).orElseThrow();
+      ChatModel model = answerer(run);
       ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
-              Avatar.create(i, run, model, request, services.llm(), getContext().getSelf())),
+              Avatar.create(i, run, model, request, transcript.run(i), services.llm(), getContext().getSelf())),
           "run-" + i);
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
   }
 
-  private Behavior<Command> onToken(RunToken token) {
-    if (outcomes[token.runIndex()] == null && pendingTerminal == null) {
-      emit(new StreamEvent.Token(plan.runs().get(token.runIndex()).runId(), token.text()),
-          new FrameMark(FrameMark.Kind.TOKEN, token.runIndex(), token.text().length()));
+  /** The model of a run, or the agent itself when no model may answer this message. */
+  private ChatModel answerer(RunSpec run) {
+    if (plan.handoff()) {
+      return new CannedReply(AgentReplies.forwarded());
     }
-    return this;
+    if (escalation != null) {
+      return new CannedReply(AgentReplies.escalated(routed.config()));
+    }
+    if (routed.intent() == Intent.OUT_OF_SCOPE) {
+      return new CannedReply(AgentReplies.outOfScope(routed.config()));
+    }
+    return services.models().find(run.model()).orElseThrow();
   }
 
   private Behavior<Command> onRunEnded(RunEnded ended) {
@@ -278,10 +418,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     RunOutcome outcome = ended.outcome();
     outcomes[ended.runIndex()] = outcome;
     avatars.remove(ended.runIndex());
+    transcript.closeRun(ended.runIndex());
     switch (outcome.status()) {
-      case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome), new FrameMark(FrameMark.Kind.RUN_COMPLETED, ended.runIndex(), 0));
-      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()),
-          new FrameMark(FrameMark.Kind.RUN_FAILED, ended.runIndex(), 0));
+      case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome));
+      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()));
       case CANCELLED -> { }
     }
     return finishIfAllEnded(false);
@@ -293,7 +433,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       return this;
     }
     getContext().getLog().error("Run {} stopped without reporting its outcome", stopped.runIndex());
-    RunOutcome partial = unreported(plan.runs().get(stopped.runIndex()));
+    RunOutcome partial = unreported(stopped.runIndex());
     return onRunEnded(new RunEnded(stopped.runIndex(), new RunOutcome(partial.runId(), partial.provider(),
         partial.model(), RunOutcome.Status.FAILED, partial.text(), partial.usage(), partial.latencyMs(), "RUN_CRASHED",
         "The run stopped unexpectedly")));
@@ -309,6 +449,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!allEnded && !force) {
       return this;
     }
+    if (!force && startsExtraction()) {
+      return this;
+    }
+    // From here the layout is final: a token still arriving from a run's thread is dropped.
+    transcript.closeRuns();
     TurnOutcome outcome = outcome();
     pendingTerminal = ending(outcome);
     timers.cancelAll();
@@ -347,23 +492,35 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private TurnOutcome outcome() {
     List<RunOutcome> runs = new ArrayList<>();
     for (int i = 0; i < outcomes.length; i++) {
-      RunSpec run = plan.runs().get(i);
-      runs.add(outcomes[i] != null ? outcomes[i] : unreported(run));
+      runs.add(outcomes[i] != null ? outcomes[i] : unreported(i));
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs);
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace());
+  }
+
+  private AgentTrace trace() {
+    if (plan.handoff()) {
+      return AgentTrace.handedOff();
+    }
+    List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
+    return routed == null ? null
+        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted);
   }
 
   /**
    * A run that never reported: its text is what its token frames carried, and its usage is counted
-   * from the prompt it was sent (none if it never started) and that text.
+   * from the prompt it was sent (none if it never started, or if the agent answered it itself) and
+   * that text.
    */
-  private RunOutcome unreported(RunSpec run) {
-    String text = transcript.tokensOf(run.runId());
-    String provider = services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+  private RunOutcome unreported(int runIndex) {
+    RunSpec run = plan.runs().get(runIndex);
+    String text = transcript.tokensOf(runIndex);
+    ChatModel answerer = runsStarted ? answerer(run) : null;
+    String provider = answerer != null ? answerer.provider()
+        : services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
     Usage usage = Usage.NONE;
-    if (runsStarted) {
+    if (answerer != null && !(answerer instanceof CannedReply)) {
       TokenUsage counted = TokenUsage.counted(prompt, text);
       usage = new Usage(counted.promptTokens(), counted.completionTokens(),
           services.llm().priceOf(run.model()).cost(counted.promptTokens(), counted.completionTokens()), true);
@@ -373,8 +530,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {
-    TurnFrame terminal = transcript.end(pendingTerminal);
-    subscribers.forEach(subscriber -> subscriber.tell(terminal));
+    // Readers leave once they have the terminal frame; this supervisor no longer cares.
+    transcript.watchReaders(ignored -> { });
+    transcript.end(pendingTerminal);
     terminalSent = true;
     return Behaviors.stopped();
   }
@@ -385,19 +543,18 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
    * session recovers and records the turn as interrupted.
    */
   private Behavior<Command> onStopped() {
+    transcript.watchReaders(ignored -> { });
     if (!terminalSent) {
       getContext().getLog().warn("Turn stopped before its outcome was journaled; it ends as interrupted");
       // The journal will record this turn without its frames, so its replay ends at the reserved id;
       // the live stream ends there too, and a client resuming after it gets nothing twice.
-      TurnFrame terminal = transcript.lost(
+      transcript.lost(
           TurnEnding.Failed.interrupted("The turn's outcome could not be recorded; it is recorded as interrupted"));
-      subscribers.forEach(subscriber -> subscriber.tell(terminal));
     }
     return this;
   }
 
-  private void emit(StreamEvent event, FrameMark mark) {
-    TurnFrame frame = transcript.record(event, mark);
-    subscribers.forEach(subscriber -> subscriber.tell(frame));
+  private void emit(StreamEvent event) {
+    transcript.record(event);
   }
 }

@@ -1,6 +1,7 @@
 package dev.colloquy.engine.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
@@ -65,9 +66,18 @@ class OpenAiChatModelTest extends ChatModelContract {
   }
 
   private static OpenAiChatModel model(Executor executor, int maxRetries, String firstTokenTimeout) {
+    return model(executor, maxRetries, firstTokenTimeout, false);
+  }
+
+  private static OpenAiChatModel model(Executor executor, int maxRetries, String firstTokenTimeout, boolean http2) {
+    return model(mock, executor, maxRetries, firstTokenTimeout, http2);
+  }
+
+  private static OpenAiChatModel model(MockLlmServer mock, Executor executor, int maxRetries, String firstTokenTimeout,
+      boolean http2) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
             "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = mock, max-retries = " + maxRetries
-                + ", first-token-timeout = " + firstTokenTimeout + " }")
+                + ", first-token-timeout = " + firstTokenTimeout + ", http2-prior-knowledge = " + http2 + " }")
         .withFallback(ConfigFactory.defaultReference()).resolve());
     return new OpenAiChatModel(settings.llm(), executor);
   }
@@ -187,5 +197,33 @@ class OpenAiChatModelTest extends ChatModelContract {
     assertThat(listener.tokens).isEmpty();
     assertThat(listener.endings()).isZero();
     assertThat(mock.stats().streamsCompleted()).isEqualTo(completedBefore);
+  }
+
+  @Test
+  void withPriorKnowledgeConcurrentStreamsGoOverHttp2AndStillMakeUpTheirAnswers() throws Exception {
+    try (MockLlmServer http2 = MockLlmServer.start(BASE, "127.0.0.1", 0, true)) {
+      OpenAiChatModel model = model(http2, threads, 0, "5s", true);
+      List<RecordingListener> listeners = new java.util.ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        RecordingListener listener = new RecordingListener();
+        model.stream(request("mock"), listener);
+        listeners.add(listener);
+      }
+
+      for (RecordingListener listener : listeners) {
+        listener.completed.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(listener.text()).isEqualTo(BASE.text(8));
+      }
+      assertThat(http2.stats().http2Requests()).isEqualTo(20);
+      threads.awaitIdle(PATIENCE);
+    }
+  }
+
+  @Test
+  void priorKnowledgeIsRefusedForAnHttpsEndpoint() {
+    assertThatThrownBy(() -> ColloquySettings.create(ConfigFactory.parseString(
+            "colloquy.llm { base-url = \"https://api.example.com/v1\", model = m, http2-prior-knowledge = true }")
+        .withFallback(ConfigFactory.defaultReference()).resolve()))
+        .hasMessageContaining("colloquy.llm.http2-prior-knowledge").hasMessageContaining("http://");
   }
 }

@@ -13,6 +13,7 @@ import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
@@ -168,7 +169,8 @@ class ChatSessionTest {
     assertThat(frames).extracting(TurnFrame::id).containsExactlyElementsOf(
         java.util.stream.LongStream.rangeClosed(1, frames.size()).boxed().toList());
     assertThat(frames.get(0).event()).isInstanceOf(StreamEvent.Started.class);
-    assertThat(frames.get(1).event()).isInstanceOf(StreamEvent.Retrieved.class);
+    assertThat(frames.get(1).event()).isEqualTo(new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY));
+    assertThat(frames.get(2).event()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
     String streamed = frames.stream().filter(f -> f.event() instanceof StreamEvent.Token)
         .map(f -> ((StreamEvent.Token) f.event()).text()).reduce("", String::concat);

@@ -14,7 +14,7 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Sink;
 
 /**
- * Reads a turn reply's stream the way the HTTP node does, by running its SourceRef, into a probe;
+ * Reads a turn reply's stream the way the HTTP node does, by running its feed, into a probe;
  * {@link #leave()} cancels it like a client that goes away.
  */
 final class TurnStreamProbe {

@@ -2,13 +2,17 @@ package dev.colloquy.engine.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
@@ -20,6 +24,7 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,10 +35,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
 import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.SerializerWithStringManifest;
-import org.apache.pekko.stream.SourceRef;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.Source;
-import org.apache.pekko.stream.javadsl.StreamRefs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,10 +53,14 @@ class WireSerializationTest {
       "text \r\n with breaks", new Usage(10, 20, 0.0015), 123, null, null);
   private static final RunOutcome FAILED = new RunOutcome("r2", "offline", "offline", RunOutcome.Status.FAILED, "",
       new Usage(40, 3, 0.0001, true), 4, "MODEL_TIMEOUT", "late");
-  private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87);
+  private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87, "c1");
   private static final Gap GAP = new Gap("knowledge", "add a document");
   private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
-      List.of(GAP), List.of(FrameMark.of(FrameMark.Kind.STARTED), new FrameMark(FrameMark.Kind.TOKEN, 0, 5)), 321);
+      List.of(GAP), List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, 5, 3)), 321);
+  private static final TurnOutcome AGENT_OUTCOME = new TurnOutcome(List.of(RUN), List.of(CITATION), 0.3, List.of(GAP),
+      List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
+      new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
+          List.of("m-1"), List.of("prefers email")));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -85,6 +91,8 @@ class WireSerializationTest {
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
+        new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -104,28 +112,70 @@ class WireSerializationTest {
     roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null));
     roundTrips(new ChatSession.Done());
     roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
+    roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionEscalated("t1",
+        EscalationReason.MAX_TURNS_EXCEEDED, AT)).view()));
   }
 
   @Test
-  void aTurnReplyCarriesItsStreamAsASourceRefThatStillStreamsAfterTheRoundTrip() throws Exception {
+  void aTurnReplyLeavingItsNodeCarriesItsStreamAsASourceRefThatStillStreamsOnTheOtherSide() throws Exception {
     List<TurnFrame> frames = List.of(
         new TurnFrame(1, "s1", "t1", "trace", new StreamEvent.Token("r1", "one")),
         new TurnFrame(2, "s1", "t1", "trace", new TurnEnding.Cancelled("cancelled")));
-    SourceRef<TurnFrame> stream = Source.from(frames).runWith(StreamRefs.sourceRef(), testKit.system());
-    ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2, stream);
+    ChatSession.TurnReply reply =
+        new ChatSession.TurnReply("t1", "trace", true, true, 2, TurnFeed.replay(testKit.system(), frames));
 
-    Object received = serialization.verifySerialization(reply, true);
+    ChatSession.TurnReply received = (ChatSession.TurnReply) serialization.verifySerialization(reply, false);
 
-    assertThat(received).isEqualTo(reply).isNotSameAs(reply);
-    SourceRef<TurnFrame> arrived = ((ChatSession.TurnReply) received).frames();
-    assertThat(arrived.getSource().runWith(Sink.seq(), testKit.system()).toCompletableFuture().get(10, TimeUnit.SECONDS))
-        .isEqualTo(frames);
+    assertThat(received).usingRecursiveComparison().ignoringFields("frames").isEqualTo(reply);
+    assertThat(received.frames().getSource().runWith(Sink.seq(), testKit.system()).toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)).isEqualTo(frames);
+    assertThat(serialization.verifySerialization(received, true)).isEqualTo(received);
+  }
+
+  /** A turn's outcome as journaled before token marks were grouped: one {@code [TOKEN, run, length]} per token. */
+  @JsonFormat(shape = JsonFormat.Shape.ARRAY)
+  record FrameMarkPerToken(FrameMark.Kind kind, int run, int length) {}
+
+  record OutcomeWithAMarkPerToken(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMarkPerToken> frames, long latencyMs) implements CborSerializable {}
+
+  @Test
+  void anOutcomeJournaledWithAMarkPerTokenReadsGroupedAndReplaysTheSameFrames() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(TurnOutcome.class);
+    RunOutcome run = new RunOutcome("r1", "openai-compatible", "m", RunOutcome.Status.COMPLETED, "Hello world",
+        Usage.NONE, 5, null, null);
+    byte[] journaled = serializer.toBinary(new OutcomeWithAMarkPerToken(List.of(run), List.of(), 0, List.of(),
+        List.of(new FrameMarkPerToken(FrameMark.Kind.STARTED, -1, 0), new FrameMarkPerToken(FrameMark.Kind.TOKEN, 0, 5),
+            new FrameMarkPerToken(FrameMark.Kind.TOKEN, 0, 1), new FrameMarkPerToken(FrameMark.Kind.TOKEN, 0, 5),
+            new FrameMarkPerToken(FrameMark.Kind.RUN_COMPLETED, 0, 0)), 5));
+
+    TurnOutcome read = (TurnOutcome) serializer.fromBinary(journaled, serializer.manifest(TurnOutcome.nothing()));
+
+    assertThat(read.frames()).containsExactly(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, 5, 1, 5),
+        FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0));
+    List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "m")), read,
+        TurnEnding.Completed.of("m1", read), 0);
+    assertThat(replay).extracting(TurnFrame::id).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+    assertThat(replay.subList(1, 4)).extracting(TurnFrame::event).containsExactly(
+        new StreamEvent.Token("r1", "Hello"), new StreamEvent.Token("r1", " "), new StreamEvent.Token("r1", "world"));
+  }
+
+  @Test
+  void aGroupedLayoutTakesAboutAByteATokenInTheJournal() {
+    int[] lengths = new int[1000];
+    java.util.Arrays.fill(lengths, 4);
+    TurnOutcome outcome = new TurnOutcome(List.of(RUN), List.of(), 0, List.of(),
+        List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, lengths)), 1);
+    byte[] bytes = SerializationExtension.get(testKit.system()).serialize(outcome).get();
+    assertThat(bytes.length).isLessThan(1300);
   }
 
   @Test
   void everyEventRoundTripsWithItsFullPayload() {
     List<ChatSession.Event> events = List.of(
         new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.SessionOpened("s1", "default", "u1", null, JsonNodeFactory.instance.objectNode(), AT, "purplefrog"),
         new ChatSession.SessionRenamed("title", AT),
         new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
@@ -133,7 +183,10 @@ class WireSerializationTest {
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
-        new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)));
+        new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
+        new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
+        new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
+        new ChatSession.SessionHandedBack(AT));
     events.forEach(WireSerializationTest::roundTrips);
   }
 
@@ -233,6 +286,72 @@ class WireSerializationTest {
 
     assertThat(read).isEqualTo(new Usage(10, 20, 0.5, false));
     roundTrips(new Usage(10, 20, 0.5, true));
+  }
+
+  /** A turn's outcome as journaled before the agent decided anything: the fields it had then. */
+  record OutcomeBeforeTheAgent(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs) {}
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnCompleted")
+  record TurnCompletedBeforeTheAgent(String turnId, String messageId, OutcomeBeforeTheAgent outcome, Instant at)
+      implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeTheAgentReadsWithoutItsDecisions() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnCompleted.class);
+    byte[] journaled = serializer.toBinary(new TurnCompletedBeforeTheAgent("t1", "m1", new OutcomeBeforeTheAgent(
+        OUTCOME.runs(), OUTCOME.citations(), OUTCOME.confidence(), OUTCOME.gaps(), OUTCOME.frames(),
+        OUTCOME.latencyMs()), AT));
+    String manifest = serializer.manifest(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    assertThat(((ChatSession.TurnCompleted) read).outcome().agent()).isNull();
+  }
+
+  /** An opening as journaled before chats had characters. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("SessionOpened")
+  record SessionOpenedWithoutCharacter(String sessionId, String tenantId, String userId, String persona,
+      JsonNode metadata, Instant at) implements CborSerializable {}
+
+  /** A citation as journaled before citations named their chunk. */
+  record CitationWithoutChunk(String documentId, String source, String section, int chunkIndex, double score)
+      implements CborSerializable {}
+
+  @Test
+  void anOpeningJournaledBeforeChatsHadCharactersReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.SessionOpened.class);
+    var metadata = JsonNodeFactory.instance.objectNode();
+    byte[] journaled = serializer.toBinary(new SessionOpenedWithoutCharacter("s1", "acme", "u1", "p", metadata, AT));
+    String manifest = serializer.manifest(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT, null));
+    assertThat(SessionState.empty("s1").apply((ChatSession.Event) read).characterId()).isNull();
+  }
+
+  @Test
+  void aCitationJournaledBeforeItNamedItsChunkReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(Citation.class);
+    byte[] journaled = serializer.toBinary(new CitationWithoutChunk("d1", "policy.md", "Refunds", 2, 0.87));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(CITATION));
+
+    assertThat(read).isEqualTo(new Citation("d1", "policy.md", "Refunds", 2, 0.87, null));
+  }
+
+  @Test
+  void aRenameCommandRoundTripsInsideItsTenantScope() {
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.Rename("Fears", replyTo)));
+    roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), "purplefrog", replyTo));
   }
 
   @Test

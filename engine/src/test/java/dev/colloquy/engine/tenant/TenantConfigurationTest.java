@@ -62,7 +62,7 @@ class TenantConfigurationTest {
 
   private static TenantConfig change(String personaName, String webhook, Double escalation, Integer turnsPerMinute) {
     return new TenantConfig(personaName, null, null, webhook, escalation, null, null, null, null, null, null, null,
-        null, turnsPerMinute, null, null, null, null, null, null);
+        null, turnsPerMinute, null, null, null, null, null, null, null, null);
   }
 
   @Test
@@ -97,21 +97,21 @@ class TenantConfigurationTest {
     var result = entity.<TenantConfiguration.Reply>runCommand(replyTo -> new TenantConfiguration.Update(
         new TenantConfig(null, null, null, "ftp://example.com", 1.5, null, 0, List.of(""), null, "unknown",
             List.of("small", "small"), 5L, List.of("https://ok.example", "*"), 0, null, null, -1L, null, null,
-            List.of()), replyTo));
+            List.of(), "x".repeat(101), null), replyTo));
     assertThat(result.events()).isEmpty();
     assertThat(result.reply()).isInstanceOf(TenantConfiguration.Invalid.class);
     List<String> fields = ((TenantConfiguration.Invalid) result.reply()).problems().stream()
         .map(ConfigProblem::field).toList();
     assertThat(fields).containsExactlyInAnyOrder("escalation_webhook_url", "escalation_threshold", "auto_resolve_threshold",
         "max_turns_before_escalation", "allowed_topics", "default_model", "fan_out_models", "idle_timeout_seconds",
-        "allowed_origins", "turns_per_minute", "monthly_token_budget", "languages");
+        "allowed_origins", "turns_per_minute", "monthly_token_budget", "languages", "company_name");
     assertThat(get().version()).isZero();
   }
 
   @Test
   void autoResolveBelowEscalationIsRefused() {
     TenantConfiguration.Reply reply = update(new TenantConfig(null, null, null, null, 0.9, 0.5, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null));
+        null, null, null, null, null, null, null, null, null, null, null, null, null));
     assertThat(((TenantConfiguration.Invalid) reply).problems())
         .extracting(ConfigProblem::field).containsExactly("auto_resolve_threshold");
   }

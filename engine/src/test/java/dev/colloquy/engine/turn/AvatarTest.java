@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatRequest;
@@ -21,7 +23,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** One model run with a probe for its supervisor and a model the test speaks for. */
+/** One model run with a probe for its supervisor, a model the test speaks for, and its turn's transcript. */
 class AvatarTest {
 
   private static final ActorTestKit testKit = ActorTestKit.create();
@@ -29,6 +31,7 @@ class AvatarTest {
 
   private final ScriptedModel model = new ScriptedModel();
   private final TestProbe<TurnSupervisor.Command> supervisor = testKit.createTestProbe();
+  private final Transcript transcript = new Transcript("s1", "t1", "trace", List.of(new RunSpec("r1", "m")));
 
   @AfterAll
   static void stop() {
@@ -44,20 +47,26 @@ class AvatarTest {
       ChatMessage.user("How long is the warranty on the espresso machine?"));
 
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
+    return run(llm, transcript);
+  }
+
+  private ActorRef<Avatar.Command> run(LlmSettings llm, Transcript into) {
     ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, llm, supervisor.ref()));
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, into.run(0), llm,
+        supervisor.ref()));
   }
 
   @Test
-  void aRunForwardsItsTokensAndReportsItsTextAndUsageWhenTheModelIsDone() throws Exception {
+  void aRunsTokensGoToItsTranscriptAndItReportsItsTextAndUsageWhenTheModelIsDone() throws Exception {
+    TranscriptReader reader = TranscriptReader.read(testKit, transcript, 0);
     ActorRef<Avatar.Command> avatar = run(llm(""));
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("one ");
     call.listener().onToken("two");
     call.listener().onComplete(new TokenUsage(4, 2));
 
-    assertThat(supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT).text()).isEqualTo("one ");
-    assertThat(supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT).text()).isEqualTo("two");
+    assertThat(reader.nextEvent()).isEqualTo(new StreamEvent.Token("r1", "one "));
+    assertThat(reader.nextEvent()).isEqualTo(new StreamEvent.Token("r1", "two"));
     RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
     assertThat(outcome.status()).isEqualTo(RunOutcome.Status.COMPLETED);
     assertThat(outcome.text()).isEqualTo("one two");
@@ -73,8 +82,6 @@ class AvatarTest {
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("The warranty ");
     call.listener().onToken("lasts two years");
-    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
-    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
 
     avatar.tell(new Avatar.Cancel());
 
@@ -91,11 +98,11 @@ class AvatarTest {
     ScriptedModel.Call broken = model.nextCall();
     broken.listener().onToken("Half an ans");
     broken.listener().onError(new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off"));
-    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
     Usage brokenUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
     assertThat(brokenUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), TokenCounter.count("Half an ans"), 0, true));
 
-    run(llm("colloquy.llm.first-token-timeout = 200ms"));
+    run(llm("colloquy.llm.first-token-timeout = 200ms"),
+        new Transcript("s1", "t2", "trace", List.of(new RunSpec("r1", "m"))));
     model.nextCall();
     Usage silentUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
     assertThat(silentUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), 0, 0, true));
@@ -127,8 +134,9 @@ class AvatarTest {
   void aCancelledRunReportsTheTextItHadProduced() throws Exception {
     ActorRef<Avatar.Command> avatar = run(llm(""));
     ScriptedModel.Call call = model.nextCall();
+    TranscriptReader reader = TranscriptReader.read(testKit, transcript, 0);
     call.listener().onToken("so far");
-    supervisor.expectMessageClass(TurnSupervisor.RunToken.class, WAIT);
+    assertThat(reader.nextEvent()).isEqualTo(new StreamEvent.Token("r1", "so far"));
 
     avatar.tell(new Avatar.Cancel());
 
@@ -136,5 +144,34 @@ class AvatarTest {
     assertThat(outcome.status()).isEqualTo(RunOutcome.Status.CANCELLED);
     assertThat(outcome.text()).isEqualTo("so far");
     assertThat(call.cancelled()).isTrue();
+  }
+
+  @Test
+  void aFirstTokenInTimeKeepsTheRunGoingPastTheFirstTokenTimeout() throws Exception {
+    run(llm("colloquy.llm.first-token-timeout = 200ms"));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("early");
+
+    supervisor.expectNoMessage(Duration.ofMillis(600));
+    call.listener().onComplete(new TokenUsage(1, 1));
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.COMPLETED);
+    assertThat(outcome.text()).isEqualTo("early");
+  }
+
+  @Test
+  void aTokenArrivingAfterTheRunEndedIsDroppedSoTheTextIsWhatWasStreamed() throws Exception {
+    ActorRef<Avatar.Command> avatar = run(llm(""));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("kept");
+    avatar.tell(new Avatar.Cancel());
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+
+    call.listener().onToken(" late");
+
+    assertThat(outcome.text()).isEqualTo("kept");
+    assertThat(transcript.tokensOf(0)).isEqualTo("kept");
+    assertThat(transcript.marks()).containsExactly(FrameMark.tokens(0, 4));
   }
 }

@@ -6,6 +6,8 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.engine.domain.Intent;
+import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
@@ -22,17 +24,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A turn supervisor with probes for its session and its subscriber, and a model the test speaks for. */
+/** A turn supervisor with a probe for its session, a reader of its transcript, and a model the test speaks for. */
 class TurnSupervisorTest {
 
-  /** With an empty knowledge base every turn finds one gap: started, retrieval, gap, then the run. */
+  /**
+   * The question is a domain query (the offline rules route it), and with an empty knowledge base
+   * every such turn finds one gap: started, intent, retrieval, gap, then the run.
+   */
   private static final ActorTestKit testKit = ActorTestKit.create();
   private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -40,7 +44,8 @@ class TurnSupervisorTest {
   private InFlight turns;
   private EngineServices services;
   private TestProbe<TurnSupervisor.Ended> session;
-  private TestProbe<TurnFrame> subscriber;
+  private Transcript transcript;
+  private TranscriptReader reader;
 
   @AfterAll
   static void stop() {
@@ -56,19 +61,22 @@ class TurnSupervisorTest {
         new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
         AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
     session = testKit.createTestProbe();
-    subscriber = testKit.createTestProbe();
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
-    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "hello", null, List.of(),
+    transcript = new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "m")));
+    reader = TranscriptReader.read(testKit, transcript, 0);
+    return spawn(turnId, transcript);
+  }
+
+  private ActorRef<TurnSupervisor.Command> spawn(String turnId, Transcript transcript) {
+    TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "What is the refund policy?", null, List.of(),
         List.of(new RunSpec("r1", "m")));
-    ActorRef<TurnSupervisor.Command> supervisor = testKit.spawn(TurnSupervisor.create(plan, services, session.ref()));
-    supervisor.tell(new TurnSupervisor.Subscribe(0, subscriber.ref()));
-    return supervisor;
+    return testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
   }
 
   private StreamEvent nextEvent() {
-    return subscriber.expectMessageClass(TurnFrame.class, WAIT).event();
+    return reader.nextEvent();
   }
 
   @Test
@@ -80,6 +88,7 @@ class TurnSupervisorTest {
     call.listener().onComplete(new TokenUsage(3, 2));
 
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Started(List.of("r1")));
+    assertThat(nextEvent()).isEqualTo(new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY));
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "Hel"));
@@ -91,14 +100,16 @@ class TurnSupervisorTest {
     TurnEnding.Completed completed = (TurnEnding.Completed) ended.ending();
     assertThat(completed.text()).isEqualTo("Hello");
     assertThat(completed.usage().totalTokens()).isEqualTo(5);
-    assertThat(ended.outcome().frames()).hasSize(6);
-    subscriber.expectNoMessage(Duration.ofMillis(200));
+    assertThat(ended.outcome().frames()).containsExactly(FrameMark.of(FrameMark.Kind.STARTED),
+        FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.RETRIEVAL), FrameMark.of(FrameMark.Kind.GAP),
+        FrameMark.tokens(0, 3, 2), FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0));
+    reader.expectNothing(Duration.ofMillis(200));
 
     supervisor.tell(new TurnSupervisor.OutcomePersisted());
-    TurnFrame terminal = subscriber.expectMessageClass(TurnFrame.class, WAIT);
-    assertThat(terminal.id()).isEqualTo(7);
+    TurnFrame terminal = reader.next();
+    assertThat(terminal.id()).isEqualTo(8);
     assertThat(terminal.event()).isEqualTo(completed);
-    subscriber.expectTerminated(supervisor, WAIT);
+    session.expectTerminated(supervisor, WAIT);
     assertThat(turns.count()).isZero();
   }
 
@@ -108,6 +119,7 @@ class TurnSupervisorTest {
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("partial");
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Started.class);
+    assertThat(nextEvent()).isInstanceOf(StreamEvent.IntentRouted.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Retrieved.class);
     assertThat(nextEvent()).isInstanceOf(StreamEvent.GapFound.class);
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "partial"));
@@ -144,10 +156,67 @@ class TurnSupervisorTest {
 
     testKit.stop(supervisor, WAIT);
 
-    TurnFrame terminal = subscriber.fishForMessage(WAIT,
-        frame -> frame.terminal() ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore()).getLast();
+    TurnFrame terminal;
+    do {
+      terminal = reader.next();
+    } while (!terminal.terminal());
     assertThat(terminal.id()).isEqualTo(TurnFrame.LOST_LAYOUT_TERMINAL_ID);
     assertThat(((TurnEnding.Failed) terminal.event()).interrupted()).isTrue();
     assertThat(turns.whenNoneRunning(WAIT).toCompletableFuture().get(10, TimeUnit.SECONDS)).isNull();
+  }
+
+  @Test
+  void aTurnNobodyReadsIsCancelledAsDisconnectedOnceTheGraceHasPassed() throws Exception {
+    useDisconnectGrace("300ms");
+    spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "m"))));
+    ScriptedModel.Call call = model.nextCall();
+
+    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+
+    assertThat(ended.ending()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
+    assertThat(call.cancelled()).isTrue();
+  }
+
+  @Test
+  void aReaderKeepsTheTurnGoingAndTheGraceStartsWhenTheLastOneLeaves() throws Exception {
+    useDisconnectGrace("300ms");
+    start("t6");
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("still here");
+    assertThat(nextEvent()).isInstanceOf(StreamEvent.Started.class);
+
+    session.expectNoMessage(Duration.ofMillis(900));
+    reader.leave();
+
+    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    assertThat(ended.ending()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
+    assertThat(ended.outcome().runs().getFirst().text()).isEqualTo("still here");
+  }
+
+  @Test
+  void aClientResumingMidTurnGetsTheFramesAfterItsIdThenTheLiveOnes() throws Exception {
+    ActorRef<TurnSupervisor.Command> supervisor = start("t7");
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("a");
+    call.listener().onToken("b");
+    // started, intent, retrieval, gap, a, b
+    for (int i = 0; i < 6; i++) {
+      reader.next();
+    }
+
+    TranscriptReader resumed = TranscriptReader.read(testKit, transcript, 5);
+    call.listener().onToken("c");
+
+    assertThat(resumed.next().id()).isEqualTo(6);
+    assertThat(resumed.nextEvent()).isEqualTo(new StreamEvent.Token("r1", "c"));
+    supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
+  }
+
+  private void useDisconnectGrace(String grace) {
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
+        "colloquy.session.disconnect-grace = " + grace).withFallback(ConfigFactory.defaultReference()).resolve());
+    services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
   }
 }

@@ -2,6 +2,7 @@ package dev.colloquy.http.auth;
 
 import dev.colloquy.persistence.tenant.ApiKeyStore;
 import dev.colloquy.persistence.tenant.ApiKeys;
+import dev.colloquy.persistence.tenant.KeyKind;
 import dev.colloquy.persistence.tenant.StoredKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,12 @@ import org.slf4j.LoggerFactory;
 final class ApiKeyAuthenticator {
 
   static final Duration CACHE_TTL = Duration.ofSeconds(4);
+
+  /**
+   * The visitor id a public key's requests carry in {@code X-User-Id}: random, made by the widget per
+   * browser tab, so one visitor cannot guess another's and reach their session.
+   */
+  static final Pattern VISITOR_ID = Pattern.compile("[A-Za-z0-9_-]{16,64}");
   static final Duration USE_RESOLUTION = Duration.ofMinutes(1);
 
   /** How long a request waits for the key store before a key seen before is taken as it was. */
@@ -76,9 +84,19 @@ final class ApiKeyAuthenticator {
     if (stored.get().revoked()) {
       return Outcome.refused(Refusal.REVOKED_KEY);
     }
-    markUsed(stored.get().keyId());
+    if (stored.get().kind() != parsed.get().kind()) {
+      return Outcome.refused(Refusal.WRONG_KIND);
+    }
     String tenantId = stored.get().tenantId();
     String keyId = stored.get().keyId();
+    if (stored.get().kind() == KeyKind.PUBLIC) {
+      if (userId.isEmpty() || !VISITOR_ID.matcher(userId.get()).matches()) {
+        return Outcome.refused(Refusal.INVALID_VISITOR_ID);
+      }
+      markUsed(keyId);
+      return Outcome.authenticated(Principal.visitor(tenantId, keyId, userId.get()));
+    }
+    markUsed(keyId);
     return userId.map(user -> Outcome.authenticated(Principal.keyUser(tenantId, keyId, user)))
         .orElseGet(() -> Outcome.authenticated(Principal.tenantKey(tenantId, keyId)));
   }

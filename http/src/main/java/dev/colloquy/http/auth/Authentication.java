@@ -7,6 +7,7 @@ import dev.colloquy.persistence.tenant.ApiKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -40,6 +41,7 @@ public final class Authentication extends AllDirectives {
   private final JwtAuthenticator jwts;
   private final Optional<byte[]> adminToken;
   private final Executor blocking;
+  private final PublicKeyScope publicKeys;
 
   /**
    * {@code tenantIds} maps a tenant's id or name to its id (for JWT tenant claims); it and the key
@@ -51,6 +53,24 @@ public final class Authentication extends AllDirectives {
     this.jwts = new JwtAuthenticator(settings, tenantIds, Clock.systemUTC());
     this.adminToken = adminToken.map(token -> ("Bearer " + token).getBytes(StandardCharsets.UTF_8));
     this.blocking = blocking;
+    this.publicKeys = PublicKeyScope.closed();
+  }
+
+  private Authentication(Authentication base, PublicKeyScope publicKeys) {
+    this.keys = base.keys;
+    this.jwts = base.jwts;
+    this.adminToken = base.adminToken;
+    this.blocking = base.blocking;
+    this.publicKeys = publicKeys;
+  }
+
+  /**
+   * This authentication with public keys ({@code cpk_…}, for the widget) accepted from the tenants'
+   * {@code allowed_origins}, which {@code allowedOrigins} gives by tenant id. Without it public keys
+   * open nothing.
+   */
+  public Authentication withPublicKeysFrom(Function<String, CompletionStage<List<String>>> allowedOrigins) {
+    return new Authentication(this, new PublicKeyScope(allowedOrigins));
   }
 
   /** {@code inner} with the principal of a tenant key or a user; anything else is refused. */
@@ -60,7 +80,9 @@ public final class Authentication extends AllDirectives {
         return complete(forbidden(traceId, "The admin token opens only the admin API"));
       }
       return onSuccess(authenticate(credentials), outcome -> switch (outcome) {
-        case Outcome.Authenticated authenticated -> inner.apply(authenticated.principal());
+        case Outcome.Authenticated authenticated -> authenticated.principal().kind() == Principal.Kind.VISITOR
+            ? publicKeys.scope(authenticated.principal(), traceId, () -> inner.apply(authenticated.principal()))
+            : inner.apply(authenticated.principal());
         case Outcome.Refused refused -> complete(unauthenticated(traceId, refused.reason()));
         case Outcome.Unavailable unavailable -> complete(unavailable(traceId));
       });

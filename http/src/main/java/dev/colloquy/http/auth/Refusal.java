@@ -24,5 +24,9 @@ enum Refusal {
   JWT_INVALID,
   UNKNOWN_TENANT,
   NO_TENANT,
-  INVALID_USER_ID
+  INVALID_USER_ID,
+  /** A key presented with the other kind's prefix: a public key's id never opens the full API. */
+  WRONG_KIND,
+  /** A public key without the visitor id the widget sends in {@code X-User-Id}. */
+  INVALID_VISITOR_ID
 }

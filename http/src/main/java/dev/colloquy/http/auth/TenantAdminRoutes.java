@@ -10,6 +10,7 @@ import dev.colloquy.http.Errors;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.tenant.DuplicateTenantException;
 import dev.colloquy.persistence.tenant.IssuedKey;
+import dev.colloquy.persistence.tenant.KeyKind;
 import dev.colloquy.persistence.tenant.NewTenant;
 import dev.colloquy.persistence.tenant.Tenant;
 import dev.colloquy.persistence.tenant.TenantStore;
@@ -35,6 +36,8 @@ public final class TenantAdminRoutes extends AllDirectives {
   /** Letters, digits, dot, dash and underscore; a name may appear in URLs, logs and JWT claims. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
+  private static final java.util.Set<String> KINDS = java.util.Set.of("secret", "public");
+
   private final TenantStore tenants;
   private final Executor blocking;
 
@@ -50,7 +53,8 @@ public final class TenantAdminRoutes extends AllDirectives {
             pathEndOrSingleSlash(() -> concat(
                 post(() -> entity(Unmarshaller.entityToString(), body -> answer(() -> create(body, traceId)))),
                 get(() -> answer(this::list)))),
-            pathPrefix(segment(), tenantId -> path("keys", () -> post(() -> answer(() -> issue(tenantId, traceId))))))),
+            pathPrefix(segment(), tenantId -> path("keys", () -> post(() -> entity(Unmarshaller.entityToString(),
+                body -> answer(() -> issue(tenantId, body, traceId)))))))),
         path(segment("keys").slash(segment()), keyId -> delete(() -> answer(() -> revoke(keyId, traceId)))))));
   }
 
@@ -58,17 +62,27 @@ public final class TenantAdminRoutes extends AllDirectives {
     return onSuccess(CompletableFuture.supplyAsync(work, blocking), this::complete);
   }
 
+  /** A request body read as a JSON object, or the 400 to answer instead. */
+  private record Body(JsonNode json, HttpResponse refusal) {
+
+    static Body of(String body, String traceId) {
+      try {
+        JsonNode json = Json.MAPPER.readTree(body);
+        return json != null && json.isObject() ? new Body(json, null) : new Body(null, Errors.response(
+            StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId));
+      } catch (JsonProcessingException e) {
+        return new Body(null, Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST",
+            "The body is not valid JSON", traceId));
+      }
+    }
+  }
+
   private HttpResponse create(String body, String traceId) {
-    JsonNode request;
-    try {
-      request = Json.MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body is not valid JSON", traceId);
+    Body request = Body.of(body, traceId);
+    if (request.refusal() != null) {
+      return request.refusal();
     }
-    if (request == null || !request.isObject()) {
-      return Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId);
-    }
-    JsonNode name = request.path("name");
+    JsonNode name = request.json().path("name");
     if (!name.isTextual() || !NAME.matcher(name.asText()).matches()) {
       return Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_TENANT_NAME",
           "name must be 1 to 64 letters, digits, '.', '-' or '_', starting with a letter or digit", traceId);
@@ -94,8 +108,24 @@ public final class TenantAdminRoutes extends AllDirectives {
     return json(StatusCodes.OK, body);
   }
 
-  private HttpResponse issue(String tenantId, String traceId) {
-    return tenants.issueKey(tenantId)
+  /** A secret key, or with {@code {"kind": "public"}} a public key for the widget. */
+  private HttpResponse issue(String tenantId, String body, String traceId) {
+    KeyKind kind = KeyKind.SECRET;
+    if (!body.isBlank()) {
+      Body request = Body.of(body, traceId);
+      if (request.refusal() != null) {
+        return request.refusal();
+      }
+      JsonNode requested = request.json().path("kind");
+      if (!requested.isMissingNode() && !requested.isNull()) {
+        if (!requested.isTextual() || !KINDS.contains(requested.asText())) {
+          return Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_KEY_KIND",
+              "kind must be \"secret\" or \"public\"", traceId);
+        }
+        kind = KeyKind.fromId(requested.asText());
+      }
+    }
+    return tenants.issueKey(tenantId, kind)
         .map(TenantAdminRoutes::issued)
         .orElseGet(() -> Errors.response(StatusCodes.NOT_FOUND, "TENANT_NOT_FOUND", "Tenant not found", traceId));
   }
@@ -104,6 +134,7 @@ public final class TenantAdminRoutes extends AllDirectives {
     return json(StatusCodes.CREATED, Json.MAPPER.createObjectNode()
         .put("tenant_id", key.tenantId())
         .put("key_id", key.keyId())
+        .put("kind", key.kind().id())
         .put("api_key", key.apiKey()));
   }
 

@@ -32,7 +32,8 @@ public final class Cors extends AllDirectives {
 
   static final String ALLOWED_METHODS = "GET, POST, PUT, PATCH, DELETE";
   static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");
-  static final String ALLOWED_HEADERS = "Authorization, Content-Type, X-API-Key, X-User-Id, Last-Event-ID, Accept";
+  static final String ALLOWED_HEADERS =
+      "Authorization, Content-Type, X-API-Key, X-User-Id, Last-Event-ID, Accept, traceparent, X-Request-Id, X-Trace-Id";
   static final String EXPOSED_HEADERS = "Retry-After, Location";
 
   private final CorsSettings settings;
@@ -107,8 +108,7 @@ public final class Cors extends AllDirectives {
   }
 
   static boolean allows(List<String> allowed, String origin) {
-    String normalized = CorsSettings.normalize(origin);
-    return allowed.stream().anyMatch(o -> CorsSettings.normalize(o).equals(normalized));
+    return allowed.stream().anyMatch(o -> CorsSettings.allows(o, origin));
   }
 
   /** The bundled web UI calls the API from the server's own origin. */

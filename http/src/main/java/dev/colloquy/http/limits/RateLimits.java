@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -60,7 +61,19 @@ public final class RateLimits extends AllDirectives {
         principal.userId().orElse(null), kindOf(request), traceId, inner));
   }
 
+  /** The seed dialects' routes that open sessions, run turns or stream them, by method and path. */
+  private static final Map<String, LimitKind> DIALECT_KINDS = Map.of(
+      "POST /chat/stream", LimitKind.STREAM,
+      "POST /functions/v1/chat", LimitKind.STREAM,
+      "POST /v1/session/start", LimitKind.SESSION,
+      "POST /v1/chat/message", LimitKind.TURN,
+      "GET /v1/chat/message/stream", LimitKind.STREAM);
+
   static LimitKind kindOf(HttpRequest request) {
+    LimitKind dialect = DIALECT_KINDS.get(request.method().name() + " " + request.getUri().path());
+    if (dialect != null) {
+      return dialect;
+    }
     List<String> path = Arrays.stream(request.getUri().path().split("/")).filter(part -> !part.isEmpty()).toList();
     boolean sessions = path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("sessions");
     if (sessions && request.method().equals(HttpMethods.POST) && path.size() == 2) {

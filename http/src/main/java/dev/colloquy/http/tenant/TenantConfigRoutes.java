@@ -50,8 +50,9 @@ public final class TenantConfigRoutes extends AllDirectives {
       return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",
           "The request body must be a JSON object", traceId));
     }
+    // "updated": true is the Support agent contract's whole answer to a PUT (seed 004 §5.5); the config follows it.
     return onSuccess(update(tenantId, change), reply -> switch (reply) {
-      case TenantConfiguration.Current current -> json(StatusCodes.OK, ConfigJson.of(current));
+      case TenantConfiguration.Current current -> json(StatusCodes.OK, ConfigJson.of(current).put("updated", true));
       case TenantConfiguration.Invalid invalid -> invalid(invalid.problems(), traceId);
       case TenantConfiguration.WebhookSecret unexpected -> throw new IllegalStateException("unexpected reply");
     });

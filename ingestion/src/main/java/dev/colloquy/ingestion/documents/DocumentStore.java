@@ -9,9 +9,13 @@ public interface DocumentStore {
 
   /**
    * Records a new pending upload of {@code fileName}, with the next version number for that file
-   * name in the tenant, assigned atomically.
+   * name in the tenant, assigned atomically; {@code documentType} may be null.
    */
-  KnowledgeDocument create(String tenantId, String fileName, String fileType, Instant now);
+  KnowledgeDocument create(String tenantId, String fileName, String fileType, String documentType, Instant now);
+
+  default KnowledgeDocument create(String tenantId, String fileName, String fileType, Instant now) {
+    return create(tenantId, fileName, fileType, null, now);
+  }
 
   Optional<KnowledgeDocument> find(String tenantId, String documentId);
 

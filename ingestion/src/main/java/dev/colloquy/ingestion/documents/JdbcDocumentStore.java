@@ -19,7 +19,8 @@ import javax.sql.DataSource;
 public final class JdbcDocumentStore implements DocumentStore {
 
   private static final String COLUMNS =
-      "id, tenant_id, filename, file_type, version, is_active, status, chunk_count, error_code, error_message, created_at, updated_at";
+      "id, tenant_id, filename, file_type, version, is_active, status, chunk_count, error_code, error_message, created_at, updated_at, "
+          + "document_type";
   private static final String UNIQUE_VIOLATION = "23505";
   private static final int VERSION_ATTEMPTS = 20;
 
@@ -30,10 +31,10 @@ public final class JdbcDocumentStore implements DocumentStore {
   }
 
   @Override
-  public KnowledgeDocument create(String tenantId, String fileName, String fileType, Instant now) {
+  public KnowledgeDocument create(String tenantId, String fileName, String fileType, String documentType, Instant now) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return insertNextVersion(tenantId, fileName, fileType, now);
+        return insertNextVersion(tenantId, fileName, fileType, documentType, now);
       } catch (SQLException e) {
         if (!UNIQUE_VIOLATION.equals(e.getSQLState()) || attempt == VERSION_ATTEMPTS) {
           throw failed(e);
@@ -42,10 +43,10 @@ public final class JdbcDocumentStore implements DocumentStore {
     }
   }
 
-  private KnowledgeDocument insertNextVersion(String tenantId, String fileName, String fileType, Instant now)
-      throws SQLException {
+  private KnowledgeDocument insertNextVersion(String tenantId, String fileName, String fileType, String documentType,
+      Instant now) throws SQLException {
     String sql = "INSERT INTO knowledge_documents (" + COLUMNS + ") "
-        + "SELECT ?, ?, ?, ?, COALESCE(MAX(version), 0) + 1, TRUE, 'pending', 0, NULL, NULL, ?, ? "
+        + "SELECT ?, ?, ?, ?, COALESCE(MAX(version), 0) + 1, TRUE, 'pending', 0, NULL, NULL, ?, ?, ? "
         + "FROM knowledge_documents WHERE tenant_id = ? AND filename = ? RETURNING " + COLUMNS;
     try (Connection connection = dataSource.getConnection(); PreparedStatement insert = connection.prepareStatement(sql)) {
       insert.setObject(1, UUID.randomUUID());
@@ -54,8 +55,9 @@ public final class JdbcDocumentStore implements DocumentStore {
       insert.setString(4, fileType);
       insert.setTimestamp(5, Timestamp.from(now));
       insert.setTimestamp(6, Timestamp.from(now));
-      insert.setString(7, tenantId);
-      insert.setString(8, fileName);
+      insert.setString(7, documentType);
+      insert.setString(8, tenantId);
+      insert.setString(9, fileName);
       try (ResultSet rows = insert.executeQuery()) {
         rows.next();
         return read(rows);
@@ -138,7 +140,8 @@ public final class JdbcDocumentStore implements DocumentStore {
         row.getInt("chunk_count"),
         error,
         row.getTimestamp("created_at").toInstant(),
-        row.getTimestamp("updated_at").toInstant());
+        row.getTimestamp("updated_at").toInstant(),
+        row.getString("document_type"));
   }
 
   private static Optional<UUID> uuid(String id) {

@@ -1,6 +1,7 @@
 package dev.colloquy.ingestion.documents;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param error why it failed, when it failed
  * @param createdAt when it was uploaded
  * @param updatedAt when it last changed
+ * @param documentType what kind of document its uploader says it is (one of {@link #DOCUMENT_TYPES}), or null
  */
 public record KnowledgeDocument(
     String id,
@@ -31,7 +33,11 @@ public record KnowledgeDocument(
     int chunkCount,
     Optional<Failure> error,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String documentType) {
+
+  /** The kinds of document an upload may be declared as (seed 004 §5.4). */
+  public static final List<String> DOCUMENT_TYPES = List.of("faq", "policy", "product_catalog", "sop");
 
   /** A stable error code (see {@code IngestionException.Code#wireName}) and a message for people. */
   public record Failure(String code, String message) {}
@@ -43,25 +49,30 @@ public record KnowledgeDocument(
     Objects.requireNonNull(error, "error");
   }
 
-  public static KnowledgeDocument pending(String id, String tenantId, String fileName, String fileType, int version, Instant now) {
-    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, true, DocumentStatus.PENDING, 0, Optional.empty(), now, now);
+  public static KnowledgeDocument pending(String id, String tenantId, String fileName, String fileType, int version,
+      String documentType, Instant now) {
+    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, true, DocumentStatus.PENDING, 0,
+        Optional.empty(), now, now, documentType);
   }
 
   public KnowledgeDocument processing(Instant now) {
-    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, active, DocumentStatus.PROCESSING, 0, Optional.empty(), createdAt, now);
+    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, active, DocumentStatus.PROCESSING, 0, Optional.empty(), createdAt, now,
+        documentType);
   }
 
   public KnowledgeDocument ready(int chunks, Instant now) {
-    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, active, DocumentStatus.READY, chunks, Optional.empty(), createdAt, now);
+    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, active, DocumentStatus.READY, chunks, Optional.empty(), createdAt, now,
+        documentType);
   }
 
   public KnowledgeDocument failed(String code, String message, Instant now) {
     return new KnowledgeDocument(id, tenantId, fileName, fileType, version, active, DocumentStatus.FAILED, 0,
-        Optional.of(new Failure(code, message)), createdAt, now);
+        Optional.of(new Failure(code, message)), createdAt, now, documentType);
   }
 
   public KnowledgeDocument deactivated(Instant now) {
-    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, false, status, chunkCount, error, createdAt, now);
+    return new KnowledgeDocument(id, tenantId, fileName, fileType, version, false, status, chunkCount, error, createdAt, now,
+        documentType);
   }
 
   public boolean searchable() {

@@ -78,8 +78,19 @@ public final class KnowledgeService {
    * @throws IngestionException with code TOO_LARGE or UNSUPPORTED_TYPE when the file is refused outright
    */
   public Ingestion ingest(String tenantId, String fileName, byte[] content) {
+    return ingest(tenantId, fileName, content, null);
+  }
+
+  /**
+   * Accepts a file for ingestion as a document of {@code documentType} (one of {@link
+   * KnowledgeDocument#DOCUMENT_TYPES}, or null when its uploader did not say).
+   */
+  public Ingestion ingest(String tenantId, String fileName, byte[] content, String documentType) {
+    if (documentType != null && !KnowledgeDocument.DOCUMENT_TYPES.contains(documentType)) {
+      throw new IllegalArgumentException("not a document type: " + documentType);
+    }
     DocumentType type = acceptedType(fileName, content);
-    KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), clock.instant());
+    KnowledgeDocument pending = documents.create(tenantId, fileName, type.wireName(), documentType, clock.instant());
     CompletableFuture<KnowledgeDocument> completion =
         CompletableFuture.supplyAsync(() -> process(pending, content), executor);
     return new Ingestion(pending, completion);

@@ -179,6 +179,7 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
 
   private static Passage passage(Ranked ranked) {
     KnowledgeChunk chunk = ranked.chunk();
-    return new Passage(chunk.documentId(), chunk.fileName(), chunk.sectionHeading(), chunk.chunkIndex(), ranked.relevance(), chunk.text());
+    return new Passage(chunk.documentId(), chunk.fileName(), chunk.sectionHeading(), chunk.chunkIndex(), ranked.relevance(),
+        chunk.text(), chunk.chunkId());
   }
 }

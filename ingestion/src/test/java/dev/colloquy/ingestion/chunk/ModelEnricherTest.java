@@ -35,7 +35,7 @@ class ModelEnricherTest {
     mock = MockLlmServer.start(fast());
     executor = Executors.newVirtualThreadPerTaskExecutor();
     chat = new OpenAiChatModel(new LlmSettings(Optional.of(mock.baseUrl()), Optional.empty(), "enricher", List.of(),
-        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, 1, 8192, Map.of()), executor);
+        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, 1, 8192, Map.of(), false, 16), executor);
   }
 
   @AfterAll

@@ -50,6 +50,17 @@ abstract class DocumentStoreContract {
   }
 
   @Test
+  void keepsTheDocumentTypeItsUploaderGaveThroughEveryChange() {
+    KnowledgeDocument created = store().create("acme", "returns.md", "md", "policy", T0);
+    KnowledgeDocument untyped = store().create("acme", "notes.md", "md", T0.plusSeconds(5));
+    store().update(created.processing(T0.plusSeconds(1)).ready(3, T0.plusSeconds(2)));
+
+    assertThat(store().find("acme", created.id()).orElseThrow().documentType()).isEqualTo("policy");
+    assertThat(store().listActive("acme")).extracting(KnowledgeDocument::documentType).containsExactly(null, "policy");
+    assertThat(untyped.documentType()).isNull();
+  }
+
+  @Test
   void listsActiveDocumentsNewestFirstAndActiveVersionsOfAFile() {
     KnowledgeDocument v1 = store().create("acme", "faq.md", "md", T0);
     KnowledgeDocument v2 = store().create("acme", "faq.md", "md", T0.plusSeconds(10));

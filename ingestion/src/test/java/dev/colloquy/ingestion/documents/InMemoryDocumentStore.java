@@ -14,13 +14,15 @@ public final class InMemoryDocumentStore implements DocumentStore {
   private final Map<String, KnowledgeDocument> byKey = new LinkedHashMap<>();
 
   @Override
-  public synchronized KnowledgeDocument create(String tenantId, String fileName, String fileType, Instant now) {
+  public synchronized KnowledgeDocument create(String tenantId, String fileName, String fileType, String documentType,
+      Instant now) {
     int version = byKey.values().stream()
         .filter(doc -> doc.tenantId().equals(tenantId) && doc.fileName().equals(fileName))
         .mapToInt(KnowledgeDocument::version)
         .max()
         .orElse(0) + 1;
-    KnowledgeDocument created = KnowledgeDocument.pending(UUID.randomUUID().toString(), tenantId, fileName, fileType, version, now);
+    KnowledgeDocument created = KnowledgeDocument.pending(UUID.randomUUID().toString(), tenantId, fileName, fileType, version,
+        documentType, now);
     byKey.put(key(tenantId, created.id()), created);
     return created;
   }

@@ -20,10 +20,12 @@ class JdbcDocumentStoreTest extends DocumentStoreContract {
   @BeforeAll
   static void startPostgres() throws IOException, SQLException {
     postgres = EmbeddedPostgres.start();
-    try (InputStream migration = JdbcDocumentStoreTest.class.getResourceAsStream("/db/migration/V2__knowledge_documents.sql");
-        Connection connection = postgres.getPostgresDatabase().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(new String(migration.readAllBytes(), StandardCharsets.UTF_8));
+    for (String script : new String[] {"/db/migration/V2__knowledge_documents.sql", "/db/migration/V21__document_types.sql"}) {
+      try (InputStream migration = JdbcDocumentStoreTest.class.getResourceAsStream(script);
+          Connection connection = postgres.getPostgresDatabase().getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute(new String(migration.readAllBytes(), StandardCharsets.UTF_8));
+      }
     }
   }
 

@@ -79,14 +79,14 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
   @Override
   public CompletionStage<List<String>> tenantsWithOpenSessionsBefore(Instant cutoff) {
     return CompletableFuture.supplyAsync(() -> strings(
-        "SELECT DISTINCT tenant_id FROM sessions WHERE status = 'open' AND last_activity_at < ?",
+        "SELECT DISTINCT tenant_id FROM sessions WHERE status IN ('open', 'escalated') AND last_activity_at < ?",
         query -> query.setObject(1, cutoff.atOffset(ZoneOffset.UTC))), executor);
   }
 
   @Override
   public CompletionStage<List<String>> openWithLastActivityBefore(String tenantId, Instant cutoff, int limit) {
     return CompletableFuture.supplyAsync(() -> strings("""
-        SELECT session_id FROM sessions WHERE tenant_id = ? AND status = 'open' AND last_activity_at < ?
+        SELECT session_id FROM sessions WHERE tenant_id = ? AND status IN ('open', 'escalated') AND last_activity_at < ?
         ORDER BY last_activity_at LIMIT ?""", query -> {
           query.setString(1, tenantId);
           query.setObject(2, cutoff.atOffset(ZoneOffset.UTC));

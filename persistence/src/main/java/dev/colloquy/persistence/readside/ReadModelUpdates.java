@@ -3,7 +3,9 @@ package dev.colloquy.persistence.readside;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
@@ -44,14 +46,17 @@ final class ReadModelUpdates {
       case ChatSession.NarrativeStateMerged e -> { }
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);
+      case ChatSession.SessionEscalated e -> escalated(e);
+      case ChatSession.SessionHandedBack e ->
+          update("UPDATE sessions SET status = 'open' WHERE session_id = ? AND status = 'escalated'", null);
     }
   }
 
   private void opened(ChatSession.SessionOpened e) throws SQLException {
     execute("""
-        INSERT INTO sessions (session_id, tenant_id, user_id, status, created_at, last_activity_at)
-        VALUES (?, ?, ?, 'open', ?, ?) ON CONFLICT (session_id) DO NOTHING""",
-        sessionId, e.tenantId(), e.userId(), time(e.at()), time(e.at()));
+        INSERT INTO sessions (session_id, tenant_id, user_id, character_id, status, created_at, last_activity_at)
+        VALUES (?, ?, ?, ?, 'open', ?, ?) ON CONFLICT (session_id) DO NOTHING""",
+        sessionId, e.tenantId(), e.userId(), e.characterId(), time(e.at()), time(e.at()));
     execute("""
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at)
         VALUES (?, 'session_start', ?, ?) ON CONFLICT (session_id, kind) DO NOTHING""",
@@ -75,9 +80,30 @@ final class ReadModelUpdates {
         INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
         VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
         e.userMessageId(), sessionId, e.turnId(), e.message(), time(e.at()), ordinal);
+    new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
   }
 
-  /** The answers as the session shows them, after their turn's user message. */
+  /**
+   * The session goes to a human: its row and the turn's answer say so, the escalation is billed
+   * (seed 004 §11: a conversation is one unit from its start to its end or escalation; one record per
+   * session, the first escalation's), and its webhook joins the outbox.
+   */
+  private void escalated(ChatSession.SessionEscalated e) throws SQLException {
+    execute("UPDATE sessions SET status = 'escalated', escalation_reason = ?, escalated_at = ? WHERE session_id = ?",
+        e.reason().wireName(), time(e.at()), sessionId);
+    execute("UPDATE messages SET escalation_flag = true WHERE session_id = ? AND turn_id = ?", sessionId, e.turnId());
+    execute("""
+        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, prompt_tokens,
+          completion_tokens, cost_usd, duration_ms)
+        SELECT session_id, 'escalation', tenant_id, ?, ?, turn_count, prompt_tokens, completion_tokens, cost_usd,
+          CAST(EXTRACT(EPOCH FROM (CAST(? AS TIMESTAMPTZ) - created_at)) * 1000 AS BIGINT)
+        FROM sessions WHERE session_id = ?
+        ON CONFLICT (session_id, kind) DO NOTHING""",
+        time(e.at()), e.reason().wireName(), time(e.at()), sessionId);
+    new EscalationWebhooks(connection, sessionId).escalation(e);
+  }
+
+  /** The answers as the session shows them, after their turn's user message, with what the agent decided for the turn. */
   private void completed(ChatSession.TurnCompleted e) throws SQLException {
     String citations = citationsJson(e.outcome());
     int index = 0;
@@ -93,6 +119,7 @@ final class ReadModelUpdates {
           answer.messageId(), sessionId, e.turnId(), run.text(), run.provider(), run.model(), time(e.at()),
           sessionId, e.turnId(), ++index, run.runId(), citations);
     }
+    agentColumns(e.turnId(), e.outcome());
     turnEnded(e.outcome(), e.at());
   }
 
@@ -103,6 +130,28 @@ final class ReadModelUpdates {
           .put("section", citation.section()).put("chunk_index", citation.chunkIndex()).put("score", citation.score());
     }
     return citations.toString();
+  }
+
+  /**
+   * Seed 004's columns: the intent on the turn's messages; the confidence and the chunks on its
+   * answers, null when the turn did not retrieve (conversational and out-of-scope turns, seed §8.2).
+   */
+  private void agentColumns(String turnId, TurnOutcome outcome) throws SQLException {
+    AgentTrace agent = outcome.agent();
+    if (agent != null && agent.intent() != null) {
+      execute("UPDATE messages SET intent_type = ? WHERE session_id = ? AND turn_id = ?",
+          agent.intent().wireName(), sessionId, turnId);
+    }
+    boolean retrieved = agent == null ? !outcome.frames().isEmpty() : agent.intent() == Intent.DOMAIN_QUERY;
+    if (retrieved) {
+      ArrayNode chunks = JSON.createArrayNode();
+      outcome.citations().forEach(citation -> chunks.addObject()
+          .put("document_id", citation.documentId()).put("chunk_index", citation.chunkIndex()));
+      execute("""
+          UPDATE messages SET confidence_score = ?, source_chunks = CAST(? AS JSONB)
+          WHERE session_id = ? AND turn_id = ? AND role = 'assistant'""",
+          outcome.confidence(), chunks.toString(), sessionId, turnId);
+    }
   }
 
   private void turnEnded(TurnOutcome outcome, Instant at) throws SQLException {
@@ -184,9 +233,13 @@ final class ReadModelUpdates {
     return byModel.toString();
   }
 
-  /** An update of this session's row whose last parameter is the session id. */
+  /** An update of this session's row whose last parameter is the session id; a null value is no parameter. */
   private void update(String sql, Object value) throws SQLException {
-    execute(sql, value, sessionId);
+    if (value == null) {
+      execute(sql, sessionId);
+    } else {
+      execute(sql, value, sessionId);
+    }
   }
 
   private void execute(String sql, Object... parameters) throws SQLException {

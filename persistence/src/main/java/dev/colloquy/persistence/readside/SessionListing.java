@@ -7,7 +7,7 @@ import java.util.concurrent.CompletionStage;
 /** A tenant's sessions, or one user's of them, from the read side, most recently active first. */
 public interface SessionListing {
 
-  List<String> STATUSES = List.of("open", "closed");
+  List<String> STATUSES = List.of("open", "escalated", "closed");
 
   /**
    * @param userId the user whose sessions to list; empty lists every session of the tenant

@@ -8,8 +8,9 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * The text of an API key, {@code ck_<key id>_<secret>}: a key id of 64 random bits (hex) that names
- * the stored row, and a secret of 256 random bits (hex) of which only the SHA-256 is stored.
+ * The text of an API key, {@code ck_<key id>_<secret>} (a public key: {@code cpk_…}, see {@link KeyKind}):
+ * a key id of 64 random bits (hex) that names the stored row, and a secret of 256 random bits (hex) of
+ * which only the SHA-256 is stored.
  *
  * <p>A fast, unsalted hash is enough here: the secret is 256 bits from {@link SecureRandom}, so there
  * is no dictionary to try and brute force of the hash is as hopeless as guessing the secret itself.
@@ -26,12 +27,12 @@ public final class ApiKeys {
 
   private ApiKeys() {}
 
-  /** A key's id and secret as read from a presented key. */
-  public record Parsed(String keyId, String secret) {
+  /** A key's id, secret and kind (from its prefix) as read from a presented key. */
+  public record Parsed(String keyId, String secret, KeyKind kind) {
 
     @Override
     public String toString() {
-      return "Parsed[keyId=" + keyId + "]";
+      return "Parsed[keyId=" + keyId + ", kind=" + kind + "]";
     }
   }
 
@@ -44,19 +45,34 @@ public final class ApiKeys {
   }
 
   static String text(String keyId, String secret) {
-    return PREFIX + keyId + "_" + secret;
+    return text(keyId, secret, KeyKind.SECRET);
   }
 
+  static String text(String keyId, String secret, KeyKind kind) {
+    return kind.prefix() + keyId + "_" + secret;
+  }
+
+  /** A secret or a public key, by its prefix. */
   public static boolean looksLikeKey(String value) {
-    return value.startsWith(PREFIX);
+    return kindOf(value).isPresent();
   }
 
-  /** The id and secret of a well-formed key; empty for anything else. */
+  private static Optional<KeyKind> kindOf(String value) {
+    for (KeyKind kind : KeyKind.values()) {
+      if (value.startsWith(kind.prefix())) {
+        return Optional.of(kind);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The id, secret and kind of a well-formed key; empty for anything else. */
   public static Optional<Parsed> parse(String value) {
-    if (!looksLikeKey(value)) {
+    Optional<KeyKind> kind = kindOf(value);
+    if (kind.isEmpty()) {
       return Optional.empty();
     }
-    String rest = value.substring(PREFIX.length());
+    String rest = value.substring(kind.get().prefix().length());
     int separator = rest.indexOf('_');
     if (separator != KEY_ID_BYTES * 2 || rest.length() != separator + 1 + SECRET_BYTES * 2) {
       return Optional.empty();
@@ -66,7 +82,7 @@ public final class ApiKeys {
     if (!isHex(keyId) || !isHex(secret)) {
       return Optional.empty();
     }
-    return Optional.of(new Parsed(keyId, secret));
+    return Optional.of(new Parsed(keyId, secret, kind.get()));
   }
 
   public static byte[] sha256(String secret) {

@@ -44,7 +44,7 @@ public final class TenantStore implements ApiKeyStore {
         insert.setString(2, name);
         insert.setObject(3, tenant.createdAt().atOffset(ZoneOffset.UTC));
         insert.executeUpdate();
-        IssuedKey key = insertKey(connection, tenant.tenantId());
+        IssuedKey key = insertKey(connection, tenant.tenantId(), KeyKind.SECRET);
         connection.commit();
         return new NewTenant(tenant, key);
       } catch (SQLException e) {
@@ -95,13 +95,18 @@ public final class TenantStore implements ApiKeyStore {
     return list().isEmpty();
   }
 
-  /** Another key for the tenant; empty when there is no such tenant. */
+  /** Another secret key for the tenant; empty when there is no such tenant. */
   public Optional<IssuedKey> issueKey(String tenantId) {
+    return issueKey(tenantId, KeyKind.SECRET);
+  }
+
+  /** Another key of this kind for the tenant; empty when there is no such tenant. */
+  public Optional<IssuedKey> issueKey(String tenantId, KeyKind kind) {
     if (find(tenantId).filter(t -> t.tenantId().equals(tenantId)).isEmpty()) {
       return Optional.empty();
     }
     try (Connection connection = dataSource.getConnection()) {
-      return Optional.of(insertKey(connection, tenantId));
+      return Optional.of(insertKey(connection, tenantId, kind));
     } catch (SQLException e) {
       throw new IllegalStateException("Could not issue a key", e);
     }
@@ -124,14 +129,14 @@ public final class TenantStore implements ApiKeyStore {
   public Optional<StoredKey> findKey(String keyId) {
     try (Connection connection = dataSource.getConnection();
         PreparedStatement query = connection.prepareStatement(
-            "SELECT key_id, tenant_id, secret_sha256, revoked_at FROM api_keys WHERE key_id = ?")) {
+            "SELECT key_id, tenant_id, secret_sha256, revoked_at, kind FROM api_keys WHERE key_id = ?")) {
       query.setString(1, keyId);
       try (ResultSet rs = query.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
         }
         return Optional.of(new StoredKey(rs.getString("key_id"), rs.getString("tenant_id"),
-            rs.getBytes("secret_sha256"), rs.getObject("revoked_at") != null));
+            rs.getBytes("secret_sha256"), rs.getObject("revoked_at") != null, KeyKind.fromId(rs.getString("kind"))));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Could not read the key", e);
@@ -167,18 +172,19 @@ public final class TenantStore implements ApiKeyStore {
     }
   }
 
-  private static IssuedKey insertKey(Connection connection, String tenantId) throws SQLException {
+  private static IssuedKey insertKey(Connection connection, String tenantId, KeyKind kind) throws SQLException {
     String keyId = ApiKeys.newKeyId();
     String secret = ApiKeys.newSecret();
     try (PreparedStatement insert = connection.prepareStatement(
-        "INSERT INTO api_keys (key_id, tenant_id, secret_sha256, created_at) VALUES (?, ?, ?, ?)")) {
+        "INSERT INTO api_keys (key_id, tenant_id, secret_sha256, created_at, kind) VALUES (?, ?, ?, ?, ?)")) {
       insert.setString(1, keyId);
       insert.setString(2, tenantId);
       insert.setBytes(3, ApiKeys.sha256(secret));
       insert.setObject(4, now().atOffset(ZoneOffset.UTC));
+      insert.setString(5, kind.id());
       insert.executeUpdate();
     }
-    return new IssuedKey(tenantId, keyId, ApiKeys.text(keyId, secret));
+    return new IssuedKey(tenantId, keyId, ApiKeys.text(keyId, secret, kind), kind);
   }
 
   private static Tenant tenant(ResultSet rs) throws SQLException {

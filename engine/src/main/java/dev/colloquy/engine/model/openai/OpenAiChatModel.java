@@ -3,12 +3,11 @@ package dev.colloquy.engine.model.openai;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.Timeout;
-import com.openai.core.http.StreamResponse;
+import com.openai.core.http.HttpResponse;
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.errors.RateLimitException;
 import com.openai.errors.SseException;
-import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.colloquy.config.LlmSettings;
@@ -20,12 +19,18 @@ import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +39,12 @@ import org.slf4j.LoggerFactory;
  * through openai-java. The client retries 429 and 5xx answers itself; those come before the first
  * token, so a stream is never retried once it has produced text. Calls run on the executor given,
  * which must start a thread per call (virtual threads): cancelling interrupts that thread.
+ *
+ * <p>openai-java builds and sends the request (retries, authentication, errors before the first
+ * token); the streamed answer is read from the raw response by {@link CompletionChunks}. The
+ * connections are pooled (many concurrent streams over HTTP/1.1 need as many connections, and
+ * OkHttp keeps only 5 idle by default), or multiplexed over HTTP/2: over TLS when the endpoint
+ * offers it, over plain HTTP when {@code http2-prior-knowledge} says the endpoint speaks it.
  */
 public final class OpenAiChatModel implements ChatModel {
 
@@ -55,6 +66,7 @@ public final class OpenAiChatModel implements ChatModel {
   public OpenAiChatModel(LlmSettings settings, Executor executor) {
     this.client =
         OpenAIOkHttpClient.builder()
+            .okHttpClient(transport(settings))
             .baseUrl(settings.baseUrl().orElseThrow())
             // Local servers (Ollama, llama.cpp) take no key, but the client insists on one.
             .apiKey(settings.apiKey().orElse("not-needed"))
@@ -67,6 +79,15 @@ public final class OpenAiChatModel implements ChatModel {
                     .build())
             .build();
     this.executor = executor;
+  }
+
+  private static OkHttpClient transport(LlmSettings settings) {
+    return new OkHttpClient.Builder()
+        .connectionPool(new ConnectionPool(settings.maxIdleConnections(), 5, TimeUnit.MINUTES))
+        .protocols(settings.http2PriorKnowledge()
+            ? List.of(Protocol.H2_PRIOR_KNOWLEDGE)
+            : List.of(Protocol.HTTP_2, Protocol.HTTP_1_1))
+        .build();
   }
 
   @Override
@@ -112,32 +133,25 @@ public final class OpenAiChatModel implements ChatModel {
       if (cancelled.get()) {
         return;
       }
-      StringBuilder text = new StringBuilder();
-      long[] bytes = {0};
-      TokenUsage[] reported = {null};
-      try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
-        Iterator<ChatCompletionChunk> chunks = stream.stream().iterator();
-        while (!cancelled.get() && chunks.hasNext()) {
-          ChatCompletionChunk chunk = chunks.next();
-          chunk.usage().ifPresent(u -> reported[0] = new TokenUsage(u.promptTokens(), u.completionTokens()));
-          for (ChatCompletionChunk.Choice choice : chunk.choices()) {
-            String token = choice.delta().content().orElse("");
-            bytes[0] += token.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes[0] > MAX_ANSWER_BYTES) {
-              log.warn("The answer of model {} passed {} bytes; its call is closed", request.model(), MAX_ANSWER_BYTES);
-              listener.onError(new ModelException(ModelException.ANSWER_TOO_LARGE,
-                  "The model's answer passed " + MAX_ANSWER_BYTES + " bytes and was cut off"));
-              return;
-            }
-            if (!token.isEmpty()) {
-              text.append(token);
-              listener.onToken(token);
-            }
-          }
+      Answer answer = new Answer(listener);
+      try (HttpResponse response = client.chat().completions().withRawResponse().createStreaming(params);
+          InputStream body = response.body()) {
+        CompletionChunks chunks = new CompletionChunks(body);
+        while (!cancelled.get() && !answer.tooLarge && chunks.next(answer)) {
+          // each chunk's tokens went to the listener
         }
-      } catch (RuntimeException e) {
+        if (answer.tooLarge && !cancelled.get()) {
+          log.warn("The answer of model {} passed {} bytes; its call is closed", request.model(), MAX_ANSWER_BYTES);
+          listener.onError(new ModelException(ModelException.ANSWER_TOO_LARGE,
+              "The model's answer passed " + MAX_ANSWER_BYTES + " bytes and was cut off"));
+          return;
+        }
         if (!cancelled.get()) {
-          ModelException error = translate(e, !text.isEmpty());
+          chunks.drain();
+        }
+      } catch (IOException | RuntimeException e) {
+        if (!cancelled.get()) {
+          ModelException error = translate(e, !answer.text.isEmpty());
           // The code and the exception's class only: an endpoint's error body may quote the prompt.
           log.warn("The call to model {} failed with {} ({})", request.model(), error.code(), e.getClass().getName());
           listener.onError(error);
@@ -149,9 +163,9 @@ public final class OpenAiChatModel implements ChatModel {
       }
       if (!cancelled.get()) {
         listener.onComplete(
-            reported[0] != null
-                ? reported[0]
-                : TokenUsage.counted(request.messages(), text.toString()));
+            answer.usage != null
+                ? answer.usage
+                : TokenUsage.counted(request.messages(), answer.text.toString()));
       }
     }
 
@@ -165,7 +179,42 @@ public final class OpenAiChatModel implements ChatModel {
     }
   }
 
-  static ModelException translate(RuntimeException e, boolean midStream) {
+  /**
+   * The run's answer as it streams: each token goes to the listener as it is read, until the answer
+   * passes {@link #MAX_ANSWER_BYTES}; what comes after is dropped and the call is closed.
+   */
+  private static final class Answer implements CompletionChunks.Handler {
+    private final ChatListener listener;
+    private final StringBuilder text = new StringBuilder();
+    private long bytes;
+    private boolean tooLarge;
+    private TokenUsage usage;
+
+    Answer(ChatListener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void content(String token) {
+      if (tooLarge) {
+        return;
+      }
+      bytes += token.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > MAX_ANSWER_BYTES) {
+        tooLarge = true;
+        return;
+      }
+      text.append(token);
+      listener.onToken(token);
+    }
+
+    @Override
+    public void usage(TokenUsage reported) {
+      usage = reported;
+    }
+  }
+
+  static ModelException translate(Exception e, boolean midStream) {
     if (timedOut(e)) {
       return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
     }
@@ -173,7 +222,8 @@ public final class OpenAiChatModel implements ChatModel {
       return new ModelException(ModelException.RATE_LIMITED, "The model endpoint is rate limiting requests", e);
     }
     // Before the service exceptions: an error event in a stream is one of them, with the stream's HTTP 200.
-    if (e instanceof SseException || (midStream && e instanceof OpenAIIoException)) {
+    if (e instanceof SseException || e instanceof CompletionChunks.ErrorEvent
+        || (midStream && (e instanceof OpenAIIoException || e instanceof IOException))) {
       return new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off", e);
     }
     if (e instanceof OpenAIServiceException service) {
@@ -181,7 +231,7 @@ public final class OpenAiChatModel implements ChatModel {
       String code = status >= 500 ? ModelException.UNAVAILABLE : ModelException.REJECTED;
       return new ModelException(code, "The model endpoint answered HTTP " + status, e);
     }
-    if (e instanceof OpenAIIoException) {
+    if (e instanceof OpenAIIoException || e instanceof IOException) {
       return new ModelException(ModelException.UNAVAILABLE, "The model endpoint cannot be reached", e);
     }
     return new ModelException(ModelException.STREAM_BROKEN, "The model stream failed: " + e.getClass().getSimpleName(), e);

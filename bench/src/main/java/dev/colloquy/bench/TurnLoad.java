@@ -1,0 +1,153 @@
+package dev.colloquy.bench;
+
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Closed-loop streaming clients: N streams, each running streamed turns one after another until the
+ * time is up, against a {@link Target} (the engine, or the mock itself for the floor). Time to first
+ * token is measured from sending the request to the first token's line; inter-token gaps between
+ * consecutive token lines of one turn.
+ */
+final class TurnLoad {
+
+  /** What one line of a streamed response means. */
+  enum Line { TOKEN, COMPLETED, FAILED, OTHER }
+
+  /** Whom the clients talk to, and how to read its stream; {@link #reader()} is called once per turn. */
+  interface Target {
+    HttpRequest request(int stream, int turn);
+
+    LineReader reader();
+  }
+
+  interface LineReader {
+    Line read(String line);
+  }
+
+  /** How the clients run: streams, how long, how their first turns are spread, and a cap on turns per stream. */
+  record Shape(int streams, Duration duration, Duration rampUp, int maxTurnsPerStream) {}
+
+  /**
+   * What one run delivered. {@code refused} counts the requests refused before they became turns (503
+   * or 429, retried after their Retry-After as a client would); {@code failedTurns} the turns that
+   * did not complete.
+   */
+  record Result(int streams, long turns, long failedTurns, long refused, long tokens, double seconds,
+      Histogram ttftMicros, Histogram interTokenMicros, int peakOpen, List<String> failures) {
+
+    double turnsPerSecond() {
+      return turns / seconds;
+    }
+  }
+
+  private static final int FAILURES_KEPT = 5;
+  private static final int MOST_ATTEMPTS = 100;
+
+  private TurnLoad() {}
+
+  static Result run(HttpClient client, Target target, Shape shape) throws Exception {
+    ConcurrentHistogram ttft = new ConcurrentHistogram(3);
+    ConcurrentHistogram interToken = new ConcurrentHistogram(3);
+    AtomicLong turns = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    AtomicLong refused = new AtomicLong();
+    AtomicLong tokens = new AtomicLong();
+    AtomicInteger open = new AtomicInteger();
+    AtomicInteger peakOpen = new AtomicInteger();
+    List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    long started = System.nanoTime();
+    long deadline = started + shape.duration().toNanos();
+    try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int i = 0; i < shape.streams(); i++) {
+        int stream = i;
+        long delayNanos = shape.rampUp().toNanos() * i / shape.streams();
+        clients.submit(() -> {
+          Thread.sleep(Duration.ofNanos(delayNanos)); // the ramp-up: streams arrive over time, as users do
+          for (int turn = 0; turn < shape.maxTurnsPerStream() && System.nanoTime() < deadline; turn++) {
+            try {
+              long received = turn(client, target, stream, turn, ttft, interToken, open, peakOpen, refused);
+              tokens.addAndGet(received);
+              turns.incrementAndGet();
+            } catch (Exception e) {
+              failed.incrementAndGet();
+              if (failures.size() < FAILURES_KEPT) {
+                failures.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+              }
+            }
+          }
+          return null;
+        });
+      }
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    return new Result(shape.streams(), turns.get(), failed.get(), refused.get(), tokens.get(), seconds, ttft,
+        interToken, peakOpen.get(), List.copyOf(failures));
+  }
+
+  private static long turn(HttpClient client, Target target, int stream, int turn, Histogram ttft,
+      Histogram interToken, AtomicInteger open, AtomicInteger peakOpen, AtomicLong refused) throws Exception {
+    LineReader reader = target.reader();
+    long sent;
+    HttpResponse<Stream<String>> response;
+    for (int attempt = 1; ; attempt++) {
+      sent = System.nanoTime();
+      response = client.send(target.request(stream, turn), HttpResponse.BodyHandlers.ofLines());
+      int status = response.statusCode();
+      if ((status != 503 && status != 429) || attempt == MOST_ATTEMPTS) {
+        break;
+      }
+      refused.incrementAndGet();
+      response.body().close();
+      // A refused turn is asked again when the server says, as a client does.
+      Thread.sleep(Duration.ofSeconds(response.headers().firstValueAsLong("Retry-After").orElse(1)));
+    }
+    peakOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+    try (Stream<String> body = response.body()) {
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("HTTP " + response.statusCode() + " " + String.join(" ", body.limit(3).toList()));
+      }
+      long previous = -1;
+      long received = 0;
+      boolean completed = false;
+      Iterator<String> lines = body.iterator();
+      while (lines.hasNext()) {
+        switch (reader.read(lines.next())) {
+          case TOKEN -> {
+            long now = System.nanoTime();
+            if (previous < 0) {
+              ttft.recordValue((now - sent) / 1000);
+            } else {
+              interToken.recordValue((now - previous) / 1000);
+            }
+            previous = now;
+            received++;
+          }
+          // Read on to the end of the response, so that its connection is reused for the next turn.
+          case COMPLETED -> completed = true;
+          case FAILED -> throw new IllegalStateException("the turn failed after " + received + " tokens");
+          case OTHER -> { }
+        }
+      }
+      if (!completed) {
+        throw new IllegalStateException("the stream ended without its last event after " + received + " tokens");
+      }
+      return received;
+    } finally {
+      open.decrementAndGet();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.colloquy.config;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The agent's own model calls and its outbound calls: how messages are routed, how long a step may
+ * take, which private hosts outbound calls may reach, and how escalation webhooks are delivered.
+ *
+ * @param intentByModel whether the model routes messages; the offline classifier does when it does
+ *     not, when no model is configured, and when the model's answer does not parse
+ * @param stepTimeout how long one of the agent's own model calls (routing, memory extraction) may take
+ * @param egressAllow hosts and CIDR blocks that outbound calls may reach although they are loopback,
+ *     private or link-local addresses
+ * @param memory what the agent remembers about a session's user
+ */
+public record AgentSettings(
+    boolean intentByModel,
+    Duration stepTimeout,
+    List<String> egressAllow,
+    Webhooks webhooks,
+    Memory memory) {
+
+  /** How facts about users are noted after a turn. */
+  public enum Extraction { MODEL, OFFLINE, OFF }
+
+  /**
+   * @param recall how many of the user's memories most similar to the message join the prompt
+   * @param extraction who notes 0 to 5 facts after each answered turn: the model (rules as the
+   *     fallback), the rules alone, or nobody
+   */
+  public record Memory(int recall, Extraction extraction) {}
+
+  /**
+   * Delivery of the escalation webhooks from their outbox.
+   *
+   * @param maxRetries retries after a first failed attempt (any answer but 2xx, or none)
+   * @param initialBackoff the wait before the first retry; it doubles with each further one
+   * @param maxBackoff the longest wait between two attempts
+   * @param timeout how long one attempt may take
+   * @param pollInterval how often a node looks for webhooks that are due
+   */
+  public record Webhooks(int maxRetries, Duration initialBackoff, Duration maxBackoff, Duration timeout,
+      Duration pollInterval) {}
+
+  public AgentSettings {
+    egressAllow = List.copyOf(egressAllow);
+  }
+
+  static AgentSettings create(SettingsReader reader) {
+    String router = reader.string("colloquy.agent.intent-router");
+    if (!router.equals("model") && !router.equals("offline")) {
+      throw reader.invalid("colloquy.agent.intent-router", "must be model or offline, was '" + router + "'");
+    }
+    return new AgentSettings(
+        router.equals("model"),
+        reader.positiveDuration("colloquy.agent.step-timeout"),
+        egressAllow(reader),
+        new Webhooks(
+            reader.intInRange("colloquy.agent.webhooks.max-retries", 0, 20),
+            reader.positiveDuration("colloquy.agent.webhooks.initial-backoff"),
+            reader.positiveDuration("colloquy.agent.webhooks.max-backoff"),
+            reader.positiveDuration("colloquy.agent.webhooks.timeout"),
+            reader.positiveDuration("colloquy.agent.webhooks.poll-interval")),
+        new Memory(reader.intInRange("colloquy.agent.memory.recall", 0, 50),
+            reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)));
+  }
+
+  private static List<String> egressAllow(SettingsReader reader) {
+    List<String> entries = new ArrayList<>();
+    for (String entry : reader.string("colloquy.agent.egress-allow").split(",")) {
+      String trimmed = entry.strip();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      if (!validEntry(trimmed)) {
+        throw reader.invalid("colloquy.agent.egress-allow",
+            "must be comma-separated host names, addresses or CIDR blocks such as 10.0.0.0/8, was '" + trimmed + "'");
+      }
+      entries.add(trimmed);
+    }
+    return entries;
+  }
+
+  private static boolean validEntry(String entry) {
+    int slash = entry.indexOf('/');
+    if (slash < 0) {
+      return entry.matches("[A-Za-z0-9.:\\-\\[\\]]+");
+    }
+    try {
+      int bits = Integer.parseInt(entry.substring(slash + 1));
+      String address = entry.substring(0, slash);
+      if (!address.matches("[0-9A-Fa-f.:]+")) {
+        return false;
+      }
+      int max = InetAddress.getByName(address).getAddress().length * 8;
+      return bits >= 0 && bits <= max;
+    } catch (NumberFormatException | UnknownHostException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.colloquy.engine.agent;
+
+import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.tenant.TenantConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+
+/**
+ * What the agent's steps need besides the engine's services: the tenants' configurations, its
+ * settings, the users' long-term memory, and an executor for the blocking calls of that memory.
+ */
+public record AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking) {
+
+  /** An agent that routes with the offline rules, follows {@code config} for every tenant and remembers nothing. */
+  public static AgentServices fixed(TenantConfig config) {
+    return new AgentServices(TenantPolicies.fixed(config), new AgentSettings(false, Duration.ofSeconds(10), List.of(),
+        new AgentSettings.Webhooks(3, Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofSeconds(10),
+            Duration.ofMillis(500)),
+        new AgentSettings.Memory(5, AgentSettings.Extraction.OFFLINE)),
+        MemoryStore.none(), Executors.newVirtualThreadPerTaskExecutor());
+  }
+}

@@ -1,0 +1,51 @@
+package dev.colloquy.http.dialect;
+
+import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnEnding;
+import dev.colloquy.engine.domain.TurnFrame;
+import java.util.List;
+
+/**
+ * A turn's frames as the Support agent's message stream sends them: unnamed events whose data is
+ * {@code {"delta", "done": false}} per token, then {@code {"done": true, "metadata"}} with what the
+ * JSON answer carries besides its text; a turn that fails or is cancelled ends with
+ * {@code {"done": true, "error": {"code", "message"}}}.
+ */
+final class SupportFrames implements TurnFrames.Translator<Object> {
+
+  record Delta(String delta, boolean done) {}
+
+  record Done(boolean done, SupportAnswer metadata) {}
+
+  record Failed(boolean done, Problem error) {}
+
+  record Problem(String code, String message) {}
+
+  private String answeringRun;
+  private StreamEvent.Retrieved retrieved;
+
+  @Override
+  public List<Object> next(TurnFrame frame) {
+    return switch (frame.event()) {
+      case StreamEvent.Started started -> {
+        answeringRun = started.runIds().isEmpty() ? null : started.runIds().getFirst();
+        yield List.of();
+      }
+      case StreamEvent.Retrieved found -> {
+        retrieved = found;
+        yield List.of();
+      }
+      case StreamEvent.Token token -> token.runId().equals(answeringRun) ? List.of(new Delta(token.text(), false)) : List.of();
+      case StreamEvent.GapFound gap -> List.of();
+      case StreamEvent.RunCompleted run -> List.of();
+      case StreamEvent.RunFailed run -> List.of();
+      // The agent's decisions have no frame in this seed's contract.
+      case StreamEvent.IntentRouted routed -> List.of();
+      case StreamEvent.Escalated escalated -> List.of();
+      case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, completed)));
+      case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
+      case TurnEnding.Cancelled cancelled ->
+          List.of(new Failed(true, new Problem("TURN_CANCELLED", "The turn was cancelled: " + cancelled.reason())));
+    };
+  }
+}
