@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.config.ProviderSettings;
+import dev.colloquy.config.SettingsException;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
@@ -19,9 +21,11 @@ import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
 import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
+import dev.colloquy.engine.tenant.ConfiguredModelChoice;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.tenant.TenantLimiter;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.ApiRoutes;
 import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
@@ -33,6 +37,9 @@ import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
 import dev.colloquy.http.dialect.EdgeRoutes;
+import dev.colloquy.http.dialect.ErrorShapes;
+import dev.colloquy.http.dialect.FanOutRoutes;
+import dev.colloquy.http.dialect.OpenAiRoutes;
 import dev.colloquy.http.dialect.SupportRoutes;
 import dev.colloquy.http.dialect.WritingRoomRoutes;
 import dev.colloquy.http.limits.RateLimits;
@@ -42,6 +49,7 @@ import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
+import dev.colloquy.persistence.dialect.JdbcTurnSessions;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcChatListing;
 import dev.colloquy.persistence.readside.JdbcMessageHistory;
@@ -56,8 +64,8 @@ import dev.colloquy.http.web.DevKeyOffer;
 import dev.colloquy.http.web.WebAssets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -98,10 +106,14 @@ public final class Colloquy implements AutoCloseable {
     this.operations = operations;
   }
 
-  /** Loads the configuration: overrides, then COLLOQUY_SEED_NODES, then system properties, application.conf with its environment variables, reference.conf. */
+  /**
+   * Loads the configuration: overrides, then COLLOQUY_SEED_NODES and the COLLOQUY_PROVIDER_* variables,
+   * then system properties, application.conf with its environment variables, reference.conf.
+   */
   public static Config loadConfig(Config overrides) {
     ConfigFactory.invalidateCaches();
-    return overrides.withFallback(SeedNodes.fromEnvironment()).withFallback(ConfigFactory.load());
+    return overrides.withFallback(SeedNodes.fromEnvironment()).withFallback(ProviderVariables.fromEnvironment())
+        .withFallback(ConfigFactory.load());
   }
 
   public static Colloquy start(Config overrides) {
@@ -150,7 +162,12 @@ public final class Colloquy implements AutoCloseable {
           new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
-      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout());
+      SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout(),
+          new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
+      OpenAiRoutes openAi = new OpenAiRoutes(gateway, models, settings.http(), operations.metrics());
+      FanOutRoutes fanOut = new FanOutRoutes(gateway,
+          new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC());
+      ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
       WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
           new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
       EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
@@ -158,13 +175,14 @@ public final class Colloquy implements AutoCloseable {
       SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
-              operations.metrics()),
+              operations.metrics(), new Admission(settings.admission())),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),
           (principal, traceId) -> Directives.concat(knowledgeRoutes.route(principal), billingRoutes.route(principal),
               tenantConfigRoutes.route(principal.tenantId(), traceId), memoryRoutes.route(principal, traceId),
-              writingRoom.route(principal, traceId), edge.route(principal), support.route(principal, traceId)),
+              openAi.route(principal, traceId), fanOut.route(principal, traceId), writingRoom.route(principal, traceId),
+              edge.route(principal), support.route(principal, traceId)),
           new Authentication(tenants, settings.auth(), settings.admin().token(),
               idOrName -> tenants.find(idOrName).map(Tenant::tenantId), blocking)
               .withPublicKeysFrom(tenantId -> tenantConfigs.current(tenantId)
@@ -176,13 +194,14 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(Directives.concat(webAssets(settings).route(), routes.route())))
+          .bind(new OpenStreams(streams).track(
+              Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
       GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
-          binding.localAddress().getPort(), settings.llm().modelNames(),
+          binding.localAddress().getPort(), models.ids(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");
       return new Colloquy(settings, database, system, binding, blocking, knowledge, operations);
     } catch (Exception e) {
@@ -232,18 +251,24 @@ public final class Colloquy implements AutoCloseable {
     }
   }
 
+  /**
+   * Every provider's models, then the offline responder. {@code offline} always names the offline
+   * responder, as it always has: a provider's model of that name is left out. A default model that
+   * names none of them stops the start like any invalid setting.
+   */
   public static ModelCatalog models(LlmSettings llm, ExecutorService blocking) {
-    Map<String, ChatModel> models = new LinkedHashMap<>();
-    if (llm.configured()) {
-      OpenAiChatModel endpoint = new OpenAiChatModel(llm, blocking);
-      for (String name : llm.modelNames()) {
-        if (!name.equals(LlmSettings.OFFLINE_MODEL)) {
-          models.put(name, endpoint);
-        }
-      }
+    List<ModelCatalog.Entry> entries = new ArrayList<>();
+    for (ProviderSettings provider : llm.providers()) {
+      OpenAiChatModel endpoint = new OpenAiChatModel(provider, blocking);
+      provider.models().stream().filter(model -> !model.equals(LlmSettings.OFFLINE_MODEL))
+          .forEach(model -> entries.add(new ModelCatalog.Entry(provider.name(), model, endpoint)));
     }
-    models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
-    return new ModelCatalog(models, llm.defaultModel());
+    entries.add(new ModelCatalog.Entry(OfflineResponder.PROVIDER, LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking)));
+    try {
+      return new ModelCatalog(entries, llm.defaultModel());
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException("colloquy.llm.default-model", "COLLOQUY_LLM_DEFAULT_MODEL", e.getMessage());
+    }
   }
 
   public int port() {

@@ -3,6 +3,7 @@ package dev.colloquy.app;
 import dev.colloquy.config.KnowledgeSettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.offline.OfflineResponder;
 import dev.colloquy.ingestion.chunk.ChunkEnricher;
 import dev.colloquy.ingestion.chunk.ModelEnricher;
 import dev.colloquy.ingestion.search.Reranker;
@@ -78,12 +79,11 @@ public final class Knowledge implements AutoCloseable {
     return new Knowledge(store, search, documents, ingestion, searching, embeddings);
   }
 
-  /** With a chat model configured, chunk summaries and questions are rewritten by it after ingestion. */
+  /** With a chat model as the default model, chunk summaries and questions are rewritten by it after ingestion. */
   public static Optional<ChunkEnricher> modelEnricher(LlmSettings llm, ModelCatalog models) {
-    if (!llm.configured()) {
-      return Optional.empty();
-    }
-    return Optional.of(new ModelEnricher(models.find(llm.model()).orElseThrow(), llm.model(), llm.totalTimeout()));
+    return models.resolve(models.defaultModel())
+        .filter(model -> !model.provider().equals(OfflineResponder.PROVIDER))
+        .map(model -> new ModelEnricher(model.chat(), model.model(), llm.totalTimeout(model.provider())));
   }
 
   private static EmbeddingModel embeddings(KnowledgeSettings.Embedding embedding) {

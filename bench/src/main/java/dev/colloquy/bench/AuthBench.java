@@ -139,13 +139,13 @@ final class AuthBench implements Callable<Integer> {
     System.out.println();
     System.out.println("| credential | turns | turns/s | added TTFT p50 | added TTFT p99 | turn p50 |");
     System.out.println("|---|---|---|---|---|---|");
-    Map<String, Totals> totals = new LinkedHashMap<>();
-    runs.forEach((credential, results) -> totals.put(credential, Totals.of(results)));
+    Map<String, StreamingTotals> totals = new LinkedHashMap<>();
+    runs.forEach((credential, results) -> totals.put(credential, StreamingTotals.of(results)));
     totals.forEach((credential, total) -> System.out.printf("| %s | %d | %.1f | %.1f ms | %.1f ms | %.1f ms |%n",
         credential, total.turns(), total.turnsPerSecond(), millis(total.addedTtft(), 50),
         millis(total.addedTtft(), 99), millis(total.turn(), 50)));
-    Totals key = totals.get(API_KEY);
-    Totals jwt = totals.get(JWT);
+    StreamingTotals key = totals.get(API_KEY);
+    StreamingTotals jwt = totals.get(JWT);
     System.out.printf("| JWT / key | | %.3f | %.3f | %.3f | %.3f |%n", jwt.turnsPerSecond() / key.turnsPerSecond(),
         ratio(jwt.addedTtft(), key.addedTtft(), 50), ratio(jwt.addedTtft(), key.addedTtft(), 99),
         ratio(jwt.turn(), key.turn(), 50));
@@ -170,27 +170,5 @@ final class AuthBench implements Callable<Integer> {
 
   private static double ratio(Histogram of, Histogram to, double percentile) {
     return (double) of.getValueAtPercentile(percentile) / Math.max(1, to.getValueAtPercentile(percentile));
-  }
-
-  /** A credential's runs together: turns over the summed run times, the latencies of all its turns. */
-  private record Totals(int turns, double seconds, Histogram addedTtft, Histogram turn) {
-
-    static Totals of(List<StreamingLoad.Result> results) {
-      Histogram addedTtft = new Histogram(3);
-      Histogram turn = new Histogram(3);
-      int turns = 0;
-      double seconds = 0;
-      for (StreamingLoad.Result result : results) {
-        turns += result.turns();
-        seconds += result.seconds();
-        addedTtft.add(result.addedTtftMicros());
-        turn.add(result.turnMicros());
-      }
-      return new Totals(turns, seconds, addedTtft, turn);
-    }
-
-    double turnsPerSecond() {
-      return turns / seconds;
-    }
   }
 }

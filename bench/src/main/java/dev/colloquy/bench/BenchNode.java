@@ -34,11 +34,13 @@ final class BenchNode implements AutoCloseable {
     settings.put("colloquy.storage.data-dir", dataDir.toString());
     settings.put("pekko.remote.artery.canonical.port", 0);
     // A benchmark measures the engine, not a tenant's limits: one key sends thousands of turns a
-    // minute over as many sessions and streams as the benchmark asks for.
+    // minute over as many sessions and streams as the benchmark asks for (and as many turns of a
+    // session as it asks for through the Edge dialect).
     settings.put("colloquy.limits.requests-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
     settings.put("colloquy.limits.turns-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
     settings.put("colloquy.limits.max-open-sessions", LimitsSettings.MAX_OPEN_SESSIONS);
     settings.put("colloquy.limits.max-concurrent-streams", LimitsSettings.MAX_CONCURRENT_STREAMS);
+    settings.put("colloquy.edge.session-requests-per-minute", LimitsSettings.MAX_RATE_PER_MINUTE);
     // The offline rules route messages, so that a turn makes one model call, as the figures of
     // RESULTS.md measured before the agent routed messages (the router's call is the agent's, not the engine's).
     settings.put("colloquy.agent.intent-router", "offline");

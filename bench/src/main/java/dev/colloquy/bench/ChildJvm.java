@@ -56,6 +56,25 @@ final class ChildJvm implements AutoCloseable {
     return new ChildJvm(name, builder.start(), output);
   }
 
+  /**
+   * Runs {@code colloquy <args>} through the launcher this benchmark was started by, with the JVM
+   * options it gives that command (for {@code serve}: its class cache); {@code environment} adds to
+   * the launcher's, e.g. COLLOQUY_JAVA_OPTS.
+   */
+  static ChildJvm launch(String name, Map<String, String> environment, List<String> args) throws IOException {
+    String launcher = System.getProperty("colloquy.launcher");
+    if (launcher == null) {
+      throw new IllegalStateException("run this benchmark through ./colloquy: it starts nodes with the launcher");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(launcher);
+    command.addAll(args);
+    Path output = Files.createTempFile("colloquy-bench-" + name, ".log");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+    builder.environment().putAll(environment);
+    return new ChildJvm(name, builder.start(), output);
+  }
+
   long pid() {
     return process.pid();
   }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -33,22 +34,47 @@ final class EngineProcess implements AutoCloseable {
 
   private final ChildJvm jvm;
   private final Path dataDir;
+  private final boolean deleteOnClose;
   private final String baseUrl;
   private final String authorization;
   private final long postmaster;
+  private final Duration startup;
 
-  private EngineProcess(ChildJvm jvm, Path dataDir, String baseUrl, String authorization, long postmaster) {
+  private EngineProcess(ChildJvm jvm, Path dataDir, boolean deleteOnClose, String baseUrl, String authorization,
+      long postmaster, Duration startup) {
     this.jvm = jvm;
     this.dataDir = dataDir;
+    this.deleteOnClose = deleteOnClose;
     this.baseUrl = baseUrl;
     this.authorization = authorization;
     this.postmaster = postmaster;
+    this.startup = startup;
   }
 
   /** {@code settings} are further -D settings (HOCON keys) of the node. */
   static EngineProcess start(String modelBaseUrl, List<String> jvmOptions, Map<String, String> settings,
       HttpClient client) throws Exception {
-    Path dataDir = Files.createTempDirectory("colloquy-bench-engine");
+    Map<String, String> environment = new HashMap<>();
+    environment.put("COLLOQUY_LLM_BASE_URL", modelBaseUrl);
+    environment.put("COLLOQUY_LLM_MODEL", "mock");
+    return start(Files.createTempDirectory("colloquy-bench-engine"), true, environment, jvmOptions, settings, client);
+  }
+
+  /**
+   * A node on {@code dataDir}, with no model unless {@code environment} names one, its data deleted on
+   * close when {@code deleteOnClose}.
+   */
+  static EngineProcess start(Path dataDir, boolean deleteOnClose, Map<String, String> environment,
+      List<String> jvmOptions, Map<String, String> settings, HttpClient client) throws Exception {
+    return start(dataDir, deleteOnClose, environment, jvmOptions, settings, client, false);
+  }
+
+  /**
+   * {@code viaLauncher}: the node is started as a user starts it, {@code ./colloquy serve}, with the
+   * launcher's options for it ({@code jvmOptions} then go in COLLOQUY_JAVA_OPTS).
+   */
+  static EngineProcess start(Path dataDir, boolean deleteOnClose, Map<String, String> environment,
+      List<String> jvmOptions, Map<String, String> settings, HttpClient client, boolean viaLauncher) throws Exception {
     int port = freePort();
     List<String> options = new ArrayList<>(jvmOptions);
     options.add("-Dpekko.remote.artery.canonical.port=0");
@@ -58,24 +84,38 @@ final class EngineProcess implements AutoCloseable {
     options.add("-Dcolloquy.limits.max-open-sessions=" + LimitsSettings.MAX_OPEN_SESSIONS);
     options.add("-Dcolloquy.limits.max-concurrent-streams=" + LimitsSettings.MAX_CONCURRENT_STREAMS);
     settings.forEach((key, value) -> options.add("-D" + key + "=" + value));
-    ChildJvm jvm = ChildJvm.start("engine", options, Map.of(
-        "COLLOQUY_DATA_DIR", dataDir.toString(),
-        "COLLOQUY_HTTP_HOST", "127.0.0.1",
-        "COLLOQUY_HTTP_PORT", Integer.toString(port),
-        "COLLOQUY_LLM_BASE_URL", modelBaseUrl,
-        "COLLOQUY_LLM_MODEL", "mock"), List.of("serve"));
+    Map<String, String> variables = new HashMap<>(environment);
+    variables.put("COLLOQUY_DATA_DIR", dataDir.toString());
+    variables.put("COLLOQUY_HTTP_HOST", "127.0.0.1");
+    variables.put("COLLOQUY_HTTP_PORT", Integer.toString(port));
+    long starting = System.nanoTime();
+    ChildJvm jvm;
+    if (viaLauncher) {
+      variables.put("COLLOQUY_JAVA_OPTS", String.join(" ", options));
+      jvm = ChildJvm.launch("engine", variables, List.of("serve"));
+    } else {
+      jvm = ChildJvm.start("engine", options, variables, List.of("serve"));
+    }
     try {
       String baseUrl = "http://127.0.0.1:" + port;
       awaitReady(jvm, client, baseUrl);
+      Duration startup = Duration.ofNanos(System.nanoTime() - starting);
       String key = Files.readString(dataDir.resolve("dev-api-key")).strip();
       long postmaster = ProcStat.postmasterUnder(dataDir)
           .orElseThrow(() -> new IllegalStateException("no PostgreSQL found under " + dataDir));
-      return new EngineProcess(jvm, dataDir, baseUrl, "Bearer " + key, postmaster);
+      return new EngineProcess(jvm, dataDir, deleteOnClose, baseUrl, "Bearer " + key, postmaster, startup);
     } catch (Exception e) {
       jvm.close();
-      delete(dataDir);
+      if (deleteOnClose) {
+        delete(dataDir);
+      }
       throw e;
     }
+  }
+
+  /** From starting the process to its first 200 on /ready. */
+  Duration startup() {
+    return startup;
   }
 
   String baseUrl() {
@@ -171,10 +211,12 @@ final class EngineProcess implements AutoCloseable {
   @Override
   public void close() throws Exception {
     jvm.close();
-    delete(dataDir);
+    if (deleteOnClose) {
+      delete(dataDir);
+    }
   }
 
-  private static void delete(Path dir) throws IOException {
+  static void delete(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }

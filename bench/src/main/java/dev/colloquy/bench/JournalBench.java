@@ -44,7 +44,10 @@ final class JournalBench implements Callable<Integer> {
   @Option(names = "--warm-up-seconds", defaultValue = "5", description = "Writes before the measured time (default ${DEFAULT-VALUE})")
   int warmUpSeconds;
 
-  record Result(int writers, double seconds, long events, Histogram micros, String load) {
+  @Option(names = "--setting", description = "A setting of the node, e.g. jdbc-journal.parallelism=2 (repeatable)")
+  Map<String, String> settings = Map.of();
+
+  record Result(int writers, double seconds, long events, Histogram micros, String load, TagCheck tags) {
 
     static String header() {
       return "| writers | measured | events | events/s | write p50 | p99 | max | load (1/5/15 min) |\n"
@@ -64,21 +67,26 @@ final class JournalBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (BenchNode node = BenchNode.start(Map.of())) {
-      System.out.println(Machine.describe(node.colloquy().database().embedded()));
+    try (BenchNode node = BenchNode.start(Map.copyOf(settings))) {
+      System.out.println(Machine.describe(node.colloquy().database().embedded()) + (settings.isEmpty() ? ""
+          : ", settings " + settings));
       System.out.println();
       System.out.println(Result.header());
-      System.out.println(measure(node.colloquy(), writers, Duration.ofSeconds(warmUpSeconds), Duration.ofSeconds(seconds)).markdown());
+      Result result = measure(node.colloquy(), writers, Duration.ofSeconds(warmUpSeconds), Duration.ofSeconds(seconds));
+      System.out.println(result.markdown());
+      System.out.printf("%nTags: %,d events written, %,d without their tag, %,d with another writer's tag.%n",
+          result.tags().events(), result.tags().untagged(), result.tags().mistagged());
     }
     return 0;
   }
 
-  static Result measure(Colloquy colloquy, int writers, Duration warmUp, Duration measured) throws InterruptedException {
+  static Result measure(Colloquy colloquy, int writers, Duration warmUp, Duration measured) throws Exception {
     Meter meter = new Meter();
     String run = UUID.randomUUID().toString();
     for (int i = 0; i < writers; i++) {
       ActorRef<Writer.Write> writer = colloquy.system().systemActorOf(
-          Writer.create(PersistenceId.of("JournalBench", run + "-" + i), meter), "journal-writer-" + i, Props.empty());
+          Writer.create(PersistenceId.of("JournalBench", run + "-" + i), tagOf(i), meter), "journal-writer-" + i,
+          Props.empty());
       writer.tell(new Writer.Write());
     }
     Thread.sleep(warmUp.toMillis()); // a benchmark's warm-up: the writers run on their own meanwhile
@@ -88,7 +96,47 @@ final class JournalBench implements Callable<Integer> {
     meter.measuring.set(false);
     double seconds = (System.nanoTime() - started) / 1e9;
     meter.running.set(false);
-    return new Result(writers, seconds, meter.events.sum(), meter.micros.copy(), Machine.load());
+    String load = Machine.load();
+    return new Result(writers, seconds, meter.events.sum(), meter.micros.copy(), load,
+        TagCheck.of(colloquy.database().dataSource(), run));
+  }
+
+  /** Writers are tagged as sessions are (four tags, none a session's), so each write also inserts its tag row. */
+  private static String tagOf(int writer) {
+    return "journal-bench-" + writer % 4;
+  }
+
+  /**
+   * Whether every event written carries its writer's tag: the journal inserts events and their tags
+   * in batches, and a batch must give each tag row its own event.
+   */
+  record TagCheck(long events, long untagged, long mistagged) {
+
+    static TagCheck of(javax.sql.DataSource dataSource, String run) throws java.sql.SQLException {
+      long events = 0;
+      long untagged = 0;
+      long mistagged = 0;
+      try (java.sql.Connection connection = dataSource.getConnection();
+          java.sql.PreparedStatement query = connection.prepareStatement(
+              "SELECT j.persistence_id, t.tag FROM event_journal j LEFT JOIN event_tag t ON t.event_id = j.ordering"
+                  + " WHERE j.persistence_id LIKE ?")) {
+        query.setString(1, "JournalBench|" + run + "-%");
+        try (java.sql.ResultSet rows = query.executeQuery()) {
+          while (rows.next()) {
+            events++;
+            String persistenceId = rows.getString(1);
+            String tag = rows.getString(2);
+            int writer = Integer.parseInt(persistenceId.substring(persistenceId.lastIndexOf('-') + 1));
+            if (tag == null) {
+              untagged++;
+            } else if (!tag.equals(tagOf(writer))) {
+              mistagged++;
+            }
+          }
+        }
+      }
+      return new TagCheck(events, untagged, mistagged);
+    }
   }
 
   /** What the writers report; they record only while {@code measuring}, and stop once not {@code running}. */
@@ -115,16 +163,23 @@ final class JournalBench implements Callable<Integer> {
         "What does the manual say about descaling the machine, and how often should I do it with hard water?";
 
     private final ActorRef<Write> self;
+    private final String tag;
     private final Meter meter;
 
-    private Writer(PersistenceId persistenceId, ActorRef<Write> self, Meter meter) {
+    private Writer(PersistenceId persistenceId, ActorRef<Write> self, String tag, Meter meter) {
       super(persistenceId);
       this.self = self;
+      this.tag = tag;
       this.meter = meter;
     }
 
-    static Behavior<Write> create(PersistenceId persistenceId, Meter meter) {
-      return Behaviors.setup(context -> new Writer(persistenceId, context.getSelf(), meter));
+    static Behavior<Write> create(PersistenceId persistenceId, String tag, Meter meter) {
+      return Behaviors.setup(context -> new Writer(persistenceId, context.getSelf(), tag, meter));
+    }
+
+    @Override
+    public java.util.Set<String> tagsFor(ChatSession.Event event) {
+      return java.util.Set.of(tag);
     }
 
     @Override
@@ -152,7 +207,7 @@ final class JournalBench implements Callable<Integer> {
 
     private static ChatSession.Event event() {
       return new ChatSession.TurnAccepted(UUID.randomUUID().toString(), null, UUID.randomUUID().toString(),
-          UUID.randomUUID().toString(), MESSAGE, List.of(new RunSpec(UUID.randomUUID().toString(), "mock")), Instant.now());
+          UUID.randomUUID().toString(), MESSAGE, List.of(new RunSpec(UUID.randomUUID().toString(), "openai-compatible", "mock")), Instant.now());
     }
   }
 }

@@ -1,11 +1,14 @@
 package dev.colloquy.bench;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.util.List;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.RequestBody;
 
 /** The two sides a streaming benchmark's clients read: the engine's turn API, and the mock model itself (the floor). */
 final class StreamTargets {
+
+  private static final MediaType JSON = MediaType.get("application/json");
 
   private StreamTargets() {}
 
@@ -13,11 +16,10 @@ final class StreamTargets {
   static TurnLoad.Target engine(String base, String authorization, List<String> sessionIds) {
     return new TurnLoad.Target() {
       @Override
-      public HttpRequest request(int stream, int turn) {
-        return HttpRequest.newBuilder(URI.create(base + "/v1/sessions/" + sessionIds.get(stream) + "/turns"))
-            .header("Accept", "text/event-stream").header("Content-Type", "application/json")
-            .header("Authorization", authorization)
-            .POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"benchmark question " + turn + "\"}"))
+      public Request request(int stream, int turn) {
+        return new Request.Builder().url(base + "/v1/sessions/" + sessionIds.get(stream) + "/turns")
+            .header("Accept", "text/event-stream").header("Authorization", authorization)
+            .post(RequestBody.create("{\"message\":\"benchmark question " + turn + "\"}", JSON))
             .build();
       }
 
@@ -47,12 +49,11 @@ final class StreamTargets {
   static TurnLoad.Target floor(String mockBaseUrl) {
     return new TurnLoad.Target() {
       @Override
-      public HttpRequest request(int stream, int turn) {
-        return HttpRequest.newBuilder(URI.create(mockBaseUrl + "/chat/completions"))
-            .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"mock\",\"stream\":true,\"max_tokens\":1024,"
+      public Request request(int stream, int turn) {
+        return new Request.Builder().url(mockBaseUrl + "/chat/completions").header("Accept", "text/event-stream")
+            .post(RequestBody.create("{\"model\":\"mock\",\"stream\":true,\"max_tokens\":1024,"
                 + "\"stream_options\":{\"include_usage\":true},"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"benchmark question " + turn + "\"}]}"))
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"benchmark question " + turn + "\"}]}", JSON))
             .build();
       }
 

@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import okhttp3.OkHttpClient;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,12 +20,30 @@ import picocli.CommandLine.Option;
  * clients first read the mock directly (the floor), then run turns through the node; the report
  * gives what the node adds to the time to first token and between tokens, its throughput as a share
  * of the floor's, and the CPU the node and its database spent per turn. A soak then holds many slow
- * streams open on a node with a capped heap.
+ * streams open on a node with a capped heap. With {@code --dialect}, the same workload goes through
+ * each wire dialect instead, in interleaved pairs against the canonical route ({@link DialectComparison}).
  */
 @Command(name = "streaming", mixinStandardHelpOptions = true,
     description = {"Streamed turns through a node against the same clients reading the mock model directly (the floor),"
-        + " mock, node and clients each in their own process; prints Markdown with same-run ratios."})
+        + " mock, node and clients each in their own process; prints Markdown with same-run ratios.",
+        "With --dialect other than canonical: interleaved pairs of runs, each dialect against the canonical route."})
 final class StreamingBench implements Callable<Integer> {
+
+  @Option(names = "--dialect", split = ",", defaultValue = CanonicalBenchDialect.NAME,
+      description = "Wire dialects to measure, comma-separated: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})",
+      completionCandidates = DialectNames.class)
+  List<String> dialects;
+
+  @Option(names = "--pairs", defaultValue = "3",
+      description = "With --dialect: runs per dialect, taking turns with the canonical route's (default ${DEFAULT-VALUE})")
+  int pairs;
+
+  @Option(names = "--sessions", defaultValue = "100",
+      description = "With --dialect: concurrent sessions of each run (default ${DEFAULT-VALUE})")
+  int sessions;
+
+  @Option(names = "--turns", defaultValue = "3", description = "With --dialect: turns per session (default ${DEFAULT-VALUE})")
+  int turns;
 
   @Option(names = "--streams", defaultValue = "1,10,100,200,1000", split = ",",
       description = "Concurrent streams of each measured level (default ${DEFAULT-VALUE})")
@@ -84,22 +104,43 @@ final class StreamingBench implements Callable<Integer> {
   @Option(names = "--jfr-dir", description = "Record each node pass with JFR (settings=profile) into this directory")
   Path jfrDir;
 
+  /** The names {@code --dialect} takes, for its help. */
+  static final class DialectNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return BenchDialect.ALL.keySet().iterator();
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
+    for (String dialect : dialects) {
+      if (!BenchDialect.ALL.containsKey(dialect)) {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+            "Unknown dialect '" + dialect + "'; known: " + BenchDialect.ALL.keySet());
+      }
+    }
+    if (!dialects.equals(List.of(CanonicalBenchDialect.NAME))) {
+      new DialectComparison(new StreamingLoad.Shape(sessions, turns, ttftMs, rampUpMs), tokens, delayMs, pairs,
+          dialects.stream().filter(name -> !name.equals(CanonicalBenchDialect.NAME)).map(BenchDialect.ALL::get).toList())
+          .run();
+      return 0;
+    }
     System.out.println(Machine.describe(true));
     System.out.printf("Mock: %d tokens, %d ms to the first, %d ms apart; %d s per pass, streams arriving over %d ms.%n%n",
         tokens, ttftMs, delayMs, seconds, rampUpMs);
     List<Level> results = new ArrayList<>();
     Idle idle;
-    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    OkHttpClient streams = TurnLoad.client();
+    try (HttpClient client = client();
         MockProcess mock = MockProcess.start(tokens, ttftMs, delayMs, http2, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), options(engineJavaOpts), settings(http2), client)) {
       idle = idle(engine);
       if (warmUpSeconds > 0) {
-        measure(client, mock, engine, 100, warmUpSeconds);
+        measure(client, streams, mock, engine, 100, warmUpSeconds);
       }
-      for (int streams : levels) {
-        results.add(measure(client, mock, engine, streams, seconds));
+      for (int level : levels) {
+        results.add(measure(client, streams, mock, engine, level, seconds));
       }
     }
     printLevels(results, idle);
@@ -125,12 +166,12 @@ final class StreamingBench implements Callable<Integer> {
         (engine.databaseCpuSeconds() - databaseCpu) / IDLE_SECONDS);
   }
 
-  private Level measure(HttpClient client, MockProcess mock, EngineProcess engine, int streams, int passSeconds)
-      throws Exception {
+  private Level measure(HttpClient client, OkHttpClient clients, MockProcess mock, EngineProcess engine, int streams,
+      int passSeconds) throws Exception {
     TurnLoad.Shape shape = new TurnLoad.Shape(streams, Duration.ofSeconds(passSeconds),
         Duration.ofMillis(Math.min(rampUpMs, passSeconds * 500L)), Integer.MAX_VALUE);
     List<String> sessions = engine.openSessions(client, streams);
-    TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
+    TurnLoad.Result floor = TurnLoad.run(clients, StreamTargets.floor(mock.baseUrl()), shape);
     double engineCpu = engine.engineCpuSeconds();
     double compilerCpu = engine.compilerCpuSeconds();
     double databaseCpu = engine.databaseCpuSeconds();
@@ -138,7 +179,7 @@ final class StreamingBench implements Callable<Integer> {
       Jcmd.run(engine.pid(), "JFR.start", "name=pass", "settings=profile",
           "filename=" + jfrDir.toAbsolutePath().resolve("node-" + streams + ".jfr"));
     }
-    TurnLoad.Result through = TurnLoad.run(client,
+    TurnLoad.Result through = TurnLoad.run(clients,
         StreamTargets.engine(engine.baseUrl(), engine.authorization(), sessions), shape);
     if (jfrDir != null) {
       Jcmd.run(engine.pid(), "JFR.stop", "name=pass");
@@ -197,14 +238,15 @@ final class StreamingBench implements Callable<Integer> {
         Duration.ofMillis(soakRampUpMs), 1);
     List<String> jvmOptions = new ArrayList<>(options(engineJavaOpts));
     jvmOptions.add("-Xmx" + soakHeap);
-    try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try (HttpClient client = client();
         MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, true, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
-      TurnLoad.Result floor = TurnLoad.run(client, StreamTargets.floor(mock.baseUrl()), shape);
+      OkHttpClient streams = TurnLoad.client();
+      TurnLoad.Result floor = TurnLoad.run(streams, StreamTargets.floor(mock.baseUrl()), shape);
       List<String> sessions = engine.openSessions(client, soakStreams);
       String loadBefore = Machine.load();
       HeapProbe probe = HeapProbe.after(engine.pid(), Duration.ofMillis(soakRampUpMs + soakTtftMs + 2000));
-      TurnLoad.Result through = TurnLoad.run(client,
+      TurnLoad.Result through = TurnLoad.run(streams,
           StreamTargets.engine(engine.baseUrl(), engine.authorization(), sessions), shape);
       engine.requireAlive();
       System.out.println("| side | streams | peak open | completed | failed | refused (retried) | TTFT p50 | TTFT p99"
@@ -217,10 +259,16 @@ final class StreamingBench implements Callable<Integer> {
           ms(through.ttftMicros(), 99), added(through.ttftMicros(), floor.ttftMicros(), 50),
           added(through.ttftMicros(), floor.ttftMicros(), 99), probe.liveHeap(), probe.rss(), loadBefore,
           Machine.load());
-      if (!through.failures().isEmpty()) {
-        System.out.println("\nNode failures: " + through.failures());
+      if (!floor.failures().isEmpty() || !through.failures().isEmpty()) {
+        System.out.println("\nFailures: floor " + floor.failures() + ", node " + through.failures());
       }
     }
+  }
+
+  /** The HTTP client that opens sessions; its asynchronous work runs on virtual threads. */
+  private static HttpClient client() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
   }
 
   /** The node's settings: HTTP/2 to the mock when asked, then those given on the command line. */

@@ -1,23 +1,17 @@
 package dev.colloquy.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.colloquy.http.Json;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 
 /**
- * The streaming workload against a running node, with one credential: sessions opened over the HTTP
- * API, then each running its turns one after another over SSE from its own client (a virtual thread).
+ * The streaming workload against a running node, with one credential and one wire dialect: sessions
+ * opened as the dialect's client opens them, then each running its turns one after another over SSE
+ * from its own client (a virtual thread).
  */
 final class StreamingLoad {
 
@@ -37,29 +31,25 @@ final class StreamingLoad {
     }
   }
 
-  private final HttpClient client;
-  private final String base;
-  private final String authorization;
+  private final BenchDialect.Target target;
+  private final BenchDialect dialect;
   private final Shape shape;
 
-  /** {@code authorization} is the whole header value, e.g. {@code Bearer ck_…}. */
+  /** The canonical API; {@code authorization} is the whole header value, e.g. {@code Bearer ck_…}. */
   StreamingLoad(HttpClient client, String base, String authorization, Shape shape) {
-    this.client = client;
-    this.base = base;
-    this.authorization = authorization;
+    this(new BenchDialect.Target(client, base, authorization), BenchDialect.ALL.get(CanonicalBenchDialect.NAME), shape);
+  }
+
+  StreamingLoad(BenchDialect.Target target, BenchDialect dialect, Shape shape) {
+    this.target = target;
+    this.dialect = dialect;
     this.shape = shape;
   }
 
   List<String> openSessions(int count) throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/v1/sessions"))
-          .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")
-          .header("Authorization", authorization).build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 201) {
-        throw new IllegalStateException("open session: " + response.statusCode() + " " + response.body());
-      }
-      ids.add(Json.MAPPER.readTree(response.body()).path("session_id").asText());
+      ids.add(dialect.open(target));
     }
     return ids;
   }
@@ -91,42 +81,21 @@ final class StreamingLoad {
   private long runTurns(String sessionId, Result into) throws Exception {
     long received = 0;
     for (int turn = 0; turn < shape.turns(); turn++) {
-      HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v1/sessions/" + sessionId + "/turns"))
-          .header("Accept", "text/event-stream").header("Content-Type", "application/json")
-          .header("Authorization", authorization)
-          .POST(HttpRequest.BodyPublishers.ofString("{\"message\":\"benchmark question " + turn + "\"}"))
-          .build();
       long sent = System.nanoTime();
-      HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("turn: HTTP " + response.statusCode());
-      }
-      long previous = -1;
-      String event = null;
-      Iterator<String> lines = response.body().iterator();
-      while (lines.hasNext()) {
-        String line = lines.next();
-        if (line.startsWith("event: ")) {
-          event = line.substring(7);
-        } else if (line.startsWith("data: ") && "token".equals(event)) {
-          long now = System.nanoTime();
-          synchronized (into) {
-            if (previous < 0) {
-              into.addedTtftMicros().recordValue(Math.max(0, (now - sent) / 1000 - shape.ttftMs() * 1000));
-            } else {
-              into.interTokenMicros().recordValue(Math.max(0, (now - previous) / 1000));
-            }
-          }
-          previous = now;
-          received++;
-        } else if (line.startsWith("data: ") && event != null && event.startsWith("turn.")
-            && !event.equals("turn.started")) {
-          JsonNode data = Json.MAPPER.readTree(line.substring(6));
-          if (!event.equals("turn.completed")) {
-            throw new IllegalStateException("turn ended with " + event + ": " + data);
+      long[] previous = {-1};
+      long[] count = {0};
+      dialect.turn(target, sessionId, "benchmark question " + turn, now -> {
+        synchronized (into) {
+          if (previous[0] < 0) {
+            into.addedTtftMicros().recordValue(Math.max(0, (now - sent) / 1000 - shape.ttftMs() * 1000));
+          } else {
+            into.interTokenMicros().recordValue(Math.max(0, (now - previous[0]) / 1000));
           }
         }
-      }
+        previous[0] = now;
+        count[0]++;
+      });
+      received += count[0];
       synchronized (into) {
         into.turnMicros().recordValue((System.nanoTime() - sent) / 1000);
       }

@@ -12,7 +12,7 @@ class BenchCommandTest {
 
   @Test
   void benchAndEachBenchmarkHaveHelp() {
-    for (String benchmark : new String[] {"", "streaming", "retrieval", "session-heap", "recovery", "journal", "auth"}) {
+    for (String benchmark : new String[] {"", "streaming", "retrieval", "session-heap", "recovery", "journal", "auth", "startup"}) {
       StringWriter out = new StringWriter();
       String[] args = benchmark.isEmpty() ? new String[] {"bench", "--help"} : new String[] {"bench", benchmark, "--help"};
       assertThat(Cli.commandLine().setOut(new PrintWriter(out)).execute(args)).as(benchmark).isZero();

@@ -15,18 +15,20 @@ class SessionLifecycleBenchTest {
 
   /**
    * Only what sharding reports is asserted: the heap of this JVM, shared with the test classes before
-   * it, still shrinks as their leftovers go, so a few hundred sessions' heap is no signal here.
+   * it, still shrinks as their leftovers go, so a few dozen sessions' heap is no signal here. The
+   * passivation timeout leaves room for opening them on a loaded machine (200 sessions once took more
+   * than 10 s under a load of 30), since a session passivated before the count fails the phase.
    */
   @Test
   void sessionHeapMeasuresWithEverySessionInMemoryThenWithNone() throws Exception {
-    try (BenchNode node = BenchNode.start(Map.of("colloquy.session.passivation-timeout", "10s"))) {
+    try (BenchNode node = BenchNode.start(Map.of("colloquy.session.passivation-timeout", "20s"))) {
       long before = UsedHeap.afterFullGc();
 
-      SessionHeapBench.Row row = SessionHeapBench.measure(node.colloquy(), "measured", 200, 1, 8, before);
+      SessionHeapBench.Row row = SessionHeapBench.measure(node.colloquy(), "measured", 50, 1, 8, before);
 
-      assertThat(row.liveWhenActive()).as(row.markdown()).isEqualTo(200);
+      assertThat(row.liveWhenActive()).as(row.markdown()).isEqualTo(50);
       assertThat(row.liveWhenPassivated()).as(row.markdown()).isZero();
-      assertThat(row.markdown()).startsWith("| measured | 200 | 1 |");
+      assertThat(row.markdown()).startsWith("| measured | 50 | 1 |");
     }
   }
 

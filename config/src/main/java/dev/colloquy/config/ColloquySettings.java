@@ -18,7 +18,8 @@ public record ColloquySettings(
     CorsSettings cors,
     AuthSettings auth,
     EdgeSettings edge,
-    AgentSettings agent) {
+    AgentSettings agent,
+    AdmissionSettings admission) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -37,7 +38,8 @@ public record ColloquySettings(
         CorsSettings.create(reader),
         AuthSettings.create(reader),
         EdgeSettings.create(reader),
-        AgentSettings.create(reader));
+        AgentSettings.create(reader),
+        AdmissionSettings.create(reader));
   }
 
   /**

@@ -26,6 +26,9 @@ final class SettingsReader {
           Map.entry("colloquy.llm.base-url", "COLLOQUY_LLM_BASE_URL"),
           Map.entry("colloquy.llm.api-key", "COLLOQUY_LLM_API_KEY"),
           Map.entry("colloquy.llm.model", "COLLOQUY_LLM_MODEL"),
+          Map.entry("colloquy.llm.extra-models", "COLLOQUY_LLM_EXTRA_MODELS"),
+          Map.entry("colloquy.llm.provider", "COLLOQUY_LLM_PROVIDER"),
+          Map.entry("colloquy.llm.default-model", "COLLOQUY_LLM_DEFAULT_MODEL"),
           Map.entry("colloquy.llm.context-tokens", "COLLOQUY_LLM_CONTEXT_TOKENS"),
           Map.entry("colloquy.llm.http2-prior-knowledge", "COLLOQUY_LLM_HTTP2_PRIOR_KNOWLEDGE"),
           Map.entry("colloquy.session.idle-timeout", "COLLOQUY_IDLE_TIMEOUT"),
@@ -73,8 +76,28 @@ final class SettingsReader {
     this.config = config;
   }
 
+  /** Where a named provider's keys live; each has its variables, see {@link #envVarOf}. */
+  static final String PROVIDERS = "colloquy.llm.providers";
+
+  /**
+   * The variable that sets {@code key}: the map's, or for a key of a named provider
+   * ({@code colloquy.llm.providers.NAME.FIELD…}) {@code COLLOQUY_PROVIDER_NAME_FIELD}, which the app
+   * reads from the environment (HOCON cannot name a variable after a key it does not know yet).
+   */
   static String envVarOf(String key) {
+    if (key.startsWith(PROVIDERS + ".")) {
+      String[] parts = key.substring(PROVIDERS.length() + 1).split("\\.", 3);
+      return parts.length < 2 ? null : "COLLOQUY_PROVIDER_" + variablePart(parts[0]) + "_" + variablePart(parts[1]);
+    }
     return ENV_VARS.get(key);
+  }
+
+  private static String variablePart(String keyPart) {
+    return keyPart.replace("\"", "").replace('-', '_').toUpperCase(java.util.Locale.ROOT);
+  }
+
+  boolean has(String key) {
+    return config.hasPath(key);
   }
 
   String string(String key) {
@@ -91,6 +114,17 @@ final class SettingsReader {
 
   List<String> stringList(String key) {
     return read(key, () -> List.copyOf(config.getStringList(key)));
+  }
+
+  /**
+   * Names given as a HOCON list or, as an environment variable sets them, one comma-separated string;
+   * blanks are left out.
+   */
+  List<String> names(String key) {
+    List<String> raw = read(key, () -> config.getValue(key).valueType() == com.typesafe.config.ConfigValueType.LIST
+        ? config.getStringList(key)
+        : List.of(config.getString(key).split(",")));
+    return raw.stream().map(String::strip).filter(name -> !name.isEmpty()).toList();
   }
 
   int intInRange(String key, int min, int max) {

@@ -30,7 +30,8 @@ class ColloquySettingsTest {
     assertThat(settings.storage().dataDir().getFileName()).hasToString("data");
     assertThat(settings.storage().externalDb()).isEmpty();
     assertThat(settings.llm().configured()).isFalse();
-    assertThat(settings.llm().modelNames()).containsExactly("offline");
+    assertThat(settings.llm().providers()).isEmpty();
+    assertThat(settings.llm().defaultModel()).isEqualTo("offline");
     assertThat(settings.session().idleTimeout()).isEqualTo(Duration.ofMinutes(30));
     assertThat(settings.session().passivationTimeout()).isEqualTo(Duration.ofMinutes(2));
     assertThat(settings.session().disconnectGrace()).isEqualTo(Duration.ofSeconds(30));
@@ -40,20 +41,131 @@ class ColloquySettingsTest {
   }
 
   @Test
-  void aConfiguredEndpointServesItsModelsAndTheOfflineResponder() {
+  void theEndpointOfTheLlmVariablesIsTheFirstProvider() {
     ColloquySettings settings = load("""
         colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = [qwen] }
         colloquy.llm.prices { llama3 { input-per-million = 1.0, output-per-million = 2.0 } }
         colloquy.session.busy-policy = ENQUEUE
         colloquy.storage.db { url = "jdbc:postgresql://db:5432/colloquy", user = u, password = s3cret }
         """);
-    assertThat(settings.llm().modelNames()).containsExactly("llama3", "qwen", "offline");
+    ProviderSettings endpoint = settings.llm().providers().getFirst();
+    assertThat(settings.llm().providers()).hasSize(1);
+    assertThat(endpoint.name()).isEqualTo("openai-compatible");
+    assertThat(endpoint.models()).containsExactly("llama3", "qwen");
     assertThat(settings.llm().defaultModel()).isEqualTo("llama3");
-    assertThat(settings.llm().priceOf("llama3").cost(1_000_000, 500_000)).isEqualTo(2.0);
-    assertThat(settings.llm().priceOf("qwen").cost(1_000_000, 1_000_000)).isZero();
+    assertThat(settings.llm().priceOf("openai-compatible", "llama3").cost(1_000_000, 500_000)).isEqualTo(2.0);
+    assertThat(settings.llm().priceOf("openai-compatible", "qwen").cost(1_000_000, 1_000_000)).isZero();
+    assertThat(settings.llm().priceOf("offline", "offline").cost(1_000_000, 1_000_000)).isZero();
     assertThat(settings.session().busyPolicy()).isEqualTo(BusyPolicy.ENQUEUE);
     assertThat(settings.storage().externalDb()).isPresent();
     assertThat(settings.storage().externalDb().get().toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void extraModelsComeAsAListOrAsTheCommaSeparatedStringOfTheirVariable() {
+    ColloquySettings settings = load("""
+        colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = "qwen, mistral,,", provider = ollama }
+        """);
+    assertThat(settings.llm().providers().getFirst().name()).isEqualTo("ollama");
+    assertThat(settings.llm().providers().getFirst().models()).containsExactly("llama3", "qwen", "mistral");
+  }
+
+  @Test
+  void namedProvidersFollowTheEndpointInTheOrderOfTheirNamesEachWithItsOwnPricesAndTimeouts() {
+    ColloquySettings settings = load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, first-token-timeout = 20s }
+        colloquy.llm.providers {
+          vllm { base-url = "http://gpu:8000/v1", models = ["meta-llama/Llama-3.1-8B-Instruct"], first-token-timeout = 90s }
+          gemini { api-key = g-secret, models = "gemini-2.0-flash,gemini-2.5-pro",
+                   prices { "gemini-2.0-flash" { input-per-million = 0.1, output-per-million = 0.4 } } }
+          openai { api-key = sk-secret, models = [gpt-4o-mini] }
+        }
+        """);
+    LlmSettings llm = settings.llm();
+    assertThat(llm.providers()).extracting(ProviderSettings::name)
+        .containsExactly("openai-compatible", "gemini", "openai", "vllm");
+    ProviderSettings gemini = llm.provider("gemini").orElseThrow();
+    assertThat(gemini.baseUrl()).isEqualTo("https://generativelanguage.googleapis.com/v1beta/openai/");
+    assertThat(gemini.models()).containsExactly("gemini-2.0-flash", "gemini-2.5-pro");
+    assertThat(llm.provider("openai").orElseThrow().baseUrl()).isEqualTo("https://api.openai.com/v1");
+    assertThat(llm.priceOf("gemini", "gemini-2.0-flash").cost(1_000_000, 1_000_000)).isEqualTo(0.5);
+    assertThat(llm.priceOf("openai-compatible", "gemini-2.0-flash").cost(1_000_000, 1_000_000)).isZero();
+    assertThat(llm.firstTokenTimeout("vllm")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(llm.firstTokenTimeout("gemini")).isEqualTo(Duration.ofSeconds(20));
+    assertThat(llm.firstTokenTimeout("offline")).isEqualTo(Duration.ofSeconds(20));
+    assertThat(llm.defaultModel()).isEqualTo("mock");
+    assertThat(llm.toString()).doesNotContain("g-secret", "sk-secret");
+  }
+
+  @Test
+  void eachProviderConnectsItsOwnWayElseAsTheLlmBlockSays() {
+    LlmSettings llm = load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, http2-prior-knowledge = true,
+                       max-idle-connections = 64 }
+        colloquy.llm.providers {
+          local { base-url = "http://127.0.0.1:9002/v1", models = [m] }
+          openai { models = [gpt-4o-mini], http2-prior-knowledge = false, max-idle-connections = 8 }
+        }
+        """).llm();
+    ProviderSettings endpoint = llm.provider("openai-compatible").orElseThrow();
+    assertThat(endpoint.http2PriorKnowledge()).isTrue();
+    assertThat(endpoint.maxIdleConnections()).isEqualTo(64);
+    ProviderSettings local = llm.provider("local").orElseThrow();
+    assertThat(local.http2PriorKnowledge()).isTrue();
+    assertThat(local.maxIdleConnections()).isEqualTo(64);
+    ProviderSettings openai = llm.provider("openai").orElseThrow();
+    assertThat(openai.http2PriorKnowledge()).isFalse();
+    assertThat(openai.maxIdleConnections()).isEqualTo(8);
+    ProviderSettings byDefault = load("colloquy.llm.providers.ollama.models = [llama3]").llm().providers().getFirst();
+    assertThat(byDefault.http2PriorKnowledge()).isFalse();
+    assertThat(byDefault.maxIdleConnections()).isEqualTo(256);
+  }
+
+  @Test
+  void http2WithPriorKnowledgeIsRefusedForAnHttpsProviderNamingTheKeyThatAskedForIt() {
+    assertThatThrownBy(() -> load("colloquy.llm.providers.openai { models = [m], http2-prior-knowledge = true }"))
+        .hasMessageContaining("colloquy.llm.providers.openai.http2-prior-knowledge")
+        .hasMessageContaining("COLLOQUY_PROVIDER_OPENAI_HTTP2_PRIOR_KNOWLEDGE")
+        .hasMessageContaining("provider 'openai' is at https://api.openai.com/v1");
+    assertThatThrownBy(() -> load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, http2-prior-knowledge = true }
+        colloquy.llm.providers.openai.models = [m]
+        """))
+        .hasMessageContaining("colloquy.llm.http2-prior-knowledge (env COLLOQUY_LLM_HTTP2_PRIOR_KNOWLEDGE)")
+        .hasMessageContaining("provider 'openai'");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.ollama { models = [m], max-idle-connections = -1 }"))
+        .hasMessageContaining("colloquy.llm.providers.ollama.max-idle-connections");
+  }
+
+  @Test
+  void withoutTheEndpointTheDefaultModelIsTheFirstProvidersFirstUnlessOneIsNamed() {
+    assertThat(load("colloquy.llm.providers.openai.models = [gpt-4o-mini, gpt-4o]").llm().defaultModel())
+        .isEqualTo("openai/gpt-4o-mini");
+    assertThat(load("""
+        colloquy.llm.providers.openai.models = [gpt-4o-mini, gpt-4o]
+        colloquy.llm.default-model = "openai/gpt-4o"
+        """).llm().defaultModel()).isEqualTo("openai/gpt-4o");
+  }
+
+  @Test
+  void aBadProviderIsNamedWithItsVariable() {
+    assertThatThrownBy(() -> load("colloquy.llm.providers.together.models = [m]"))
+        .hasMessage("Invalid setting colloquy.llm.providers.together.base-url (env COLLOQUY_PROVIDER_TOGETHER_BASE_URL):"
+            + " is required for a provider other than [gemini, ollama, openai, vllm]");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.my-vllm.base-url = \"http://gpu:8000/v1\""))
+        .hasMessageStartingWith("Invalid setting colloquy.llm.providers.my-vllm.models (env COLLOQUY_PROVIDER_MY_VLLM_MODELS)");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.ollama { models = [m], base-url = \"localhost\" }"))
+        .hasMessageContaining("COLLOQUY_PROVIDER_OLLAMA_BASE_URL").hasMessageContaining("http://");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.offline.models = [m]"))
+        .hasMessageContaining("not 'offline'");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.Big_Name.models = [m]"))
+        .hasMessageContaining("lower-case letters");
+    assertThatThrownBy(() -> load("""
+        colloquy.llm { base-url = "http://127.0.0.1:9001/v1", model = mock, provider = ollama }
+        colloquy.llm.providers.ollama.models = [llama3]
+        """)).hasMessageContaining("colloquy.llm.provider (env COLLOQUY_LLM_PROVIDER)");
+    assertThatThrownBy(() -> load("colloquy.llm.providers.openai { models = [m], prices.m.input-per-million = -1, prices.m.output-per-million = 1 }"))
+        .hasMessageContaining("COLLOQUY_PROVIDER_OPENAI_PRICES").hasMessageContaining("must not be negative");
   }
 
   @Test

@@ -46,7 +46,7 @@ public final class ApiRoutes extends AllDirectives {
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
     BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
-        tenantRoutes.apply(principal, traceId),
+        newTurns.guard(() -> tenantRoutes.apply(principal, traceId)),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
             () -> newTurns.guard(() -> sessions.route(traceIds, principal))));
     BiFunction<Principal, String, Route> owned = limits == null ? routes

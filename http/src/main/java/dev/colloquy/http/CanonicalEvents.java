@@ -31,8 +31,8 @@ public final class CanonicalEvents {
     }
   }
 
-  record CitationJson(String documentId, String source, String section, int chunkIndex, double score) {
-    static List<CitationJson> toApi(List<Citation> citations) {
+  public record CitationJson(String documentId, String source, String section, int chunkIndex, double score) {
+    public static List<CitationJson> toApi(List<Citation> citations) {
       return citations.stream()
           .map(c -> new CitationJson(c.documentId(), c.source(), c.section(), c.chunkIndex(), c.score()))
           .toList();
@@ -56,7 +56,8 @@ public final class CanonicalEvents {
   record RunCompleted(String sessionId, String turnId, String traceId, String runId, String provider, String model,
       String text, UsageJson usage, long latencyMs) {}
 
-  record RunFailed(String sessionId, String turnId, String traceId, String runId, String code, String message) {}
+  record RunFailed(String sessionId, String turnId, String traceId, String runId, String provider, String model,
+      String code, String message) {}
 
   record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
 
@@ -101,7 +102,8 @@ public final class CanonicalEvents {
         yield new RunCompleted(session, turn, trace, run.runId(), run.provider(), run.model(), run.text(),
             UsageJson.toApi(run.usage()), run.latencyMs());
       }
-      case StreamEvent.RunFailed e -> new RunFailed(session, turn, trace, e.runId(), e.code(), e.message());
+      case StreamEvent.RunFailed e ->
+          new RunFailed(session, turn, trace, e.runId(), e.provider(), e.model(), e.code(), e.message());
       case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
       case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case TurnEnding.Completed e ->

@@ -30,7 +30,7 @@ final class RequestGate extends AllDirectives {
    * streaming (and costing) whether or not the journal can record it; the turn then ends as interrupted.
    */
   static RequestGate journalWrites(BooleanSupplier journalReachable) {
-    return new RequestGate(request -> request.getUri().path().startsWith("/v1/sessions") && !isRead(request)
+    return new RequestGate(request -> writesSessions(request.getUri().path()) && !isRead(request)
         && !request.getUri().path().endsWith("/cancel"),
         journalReachable, ErrorCode.JOURNAL_UNAVAILABLE,
         "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
@@ -49,7 +49,17 @@ final class RequestGate extends AllDirectives {
   private static boolean opensSessionOrTurn(HttpRequest request) {
     String path = request.getUri().path();
     return request.method().equals(HttpMethods.POST)
-        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/"));
+        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/")
+            || path.equals(CHAT_COMPLETIONS) || path.equals(CONVERSATIONS));
+  }
+
+  /** The OpenAI dialect's completion opens a session or starts a turn. */
+  private static final String CHAT_COMPLETIONS = "/v1/chat/completions";
+  /** The fan-out dialect's conversations are sessions. */
+  private static final String CONVERSATIONS = "/v1/conversations";
+
+  private static boolean writesSessions(String path) {
+    return path.startsWith("/v1/sessions") || path.equals(CHAT_COMPLETIONS) || path.startsWith(CONVERSATIONS);
   }
 
   Route guard(Supplier<Route> inner) {

@@ -2,6 +2,7 @@ package dev.colloquy.http;
 
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.tenant.ModelChoice;
 import dev.colloquy.http.auth.Principal;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
@@ -19,15 +20,27 @@ public final class SessionGateway {
   private final ActorSystem<?> system;
   private final ClusterSharding sharding;
   private final Duration askTimeout;
+  private final ModelChoice models;
 
+  /** Turns run the models they name, else the engine's default: no tenant chooses. */
   public SessionGateway(ActorSystem<?> system, Duration askTimeout) {
+    this(system, askTimeout, ModelChoice.asRequested());
+  }
+
+  /** {@code models} chooses what a turn runs when it names nothing. */
+  public SessionGateway(ActorSystem<?> system, Duration askTimeout, ModelChoice models) {
     this.system = system;
     this.sharding = ClusterSharding.get(system);
     this.askTimeout = askTimeout;
+    this.models = models;
   }
 
   public ActorSystem<?> system() {
     return system;
+  }
+
+  public ModelChoice models() {
+    return models;
   }
 
   /** {@code R} is the reply type the command names (ChatSession.SessionAnswer, TurnAnswer, DeleteAnswer). */

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -57,17 +58,20 @@ public final class SessionRoutes extends AllDirectives {
   private final SessionHistory history;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
+  private final Admission admission;
 
   /** Without a read side: a session's messages end where the turns it keeps in memory end. */
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
-    this(sessions, MessageHistory.NONE, settings, HttpMetrics.NONE);
+    this(sessions, MessageHistory.NONE, settings, HttpMetrics.NONE, Admission.UNLIMITED);
   }
 
-  public SessionRoutes(SessionGateway sessions, MessageHistory messages, HttpSettings settings, HttpMetrics metrics) {
+  public SessionRoutes(SessionGateway sessions, MessageHistory messages, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
     this.sessions = sessions;
     this.history = new SessionHistory(sessions, messages);
     this.settings = settings;
     this.metrics = metrics;
+    this.admission = admission;
   }
 
   /**
@@ -205,8 +209,9 @@ public final class SessionRoutes extends AllDirectives {
 
   private CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, RequestBodies.NewTurn request,
       String traceId) {
-    return sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
-        request.turnId().orElse(null), request.idempotencyKey().orElse(null), request.models(), traceId, replyTo))
+    return sessions.models().forTurn(caller.tenantId(), request.models()).thenCompose(models ->
+        sessions.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(request.message(),
+            request.turnId().orElse(null), request.idempotencyKey().orElse(null), models, traceId, replyTo)))
         .thenApply(SessionRoutes::turn);
   }
 
@@ -238,14 +243,23 @@ public final class SessionRoutes extends AllDirectives {
 
   // ---- turn streams ----
 
+  /** A new turn takes a place among the turns this node is starting, or is refused before the session hears of it. */
   private Route startTurn(Principal caller, String sessionId, String body, boolean events, String traceId) {
     RequestBodies.NewTurn request = RequestBodies.newTurn(body, settings.maxMessageBytes());
-    return stream(start(caller, sessionId, request, traceId), events, 0);
+    return onSuccess(admission.enter(), place -> {
+      CompletionStage<ChatSession.TurnReply> reply = start(caller, sessionId, request, traceId)
+          .whenComplete((turn, error) -> {
+            if (error != null || turn.nothingFollows()) {
+              place.leave();
+            }
+          });
+      return stream(reply, events, 0, place::heldUntilFirstToken);
+    });
   }
 
   private Route joinTurn(Principal caller, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(caller, sessionId, turnId, afterId), true, afterId);
+    return stream(join(caller, sessionId, turnId, afterId), true, afterId, frames -> frames);
   }
 
   /**
@@ -253,7 +267,8 @@ public final class SessionRoutes extends AllDirectives {
    * once it has ended, as JSON. A client that has already seen every frame of an ended turn (or
    * names an id beyond its last) gets 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId) {
+  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId,
+      UnaryOperator<Source<TurnFrame, NotUsed>> admitted) {
     long requestNanos = System.nanoTime();
     return onSuccess(reply, turn -> {
       if (turn.nothingFollows()) {
@@ -261,7 +276,8 @@ public final class SessionRoutes extends AllDirectives {
       }
       // A running turn sends its new frames to every subscriber; one that resumes with an id the turn
       // has not reached yet waits for the frames after it, so nothing is sent twice.
-      Source<TurnFrame, NotUsed> frames = turn.frames().getSource().filter(frame -> frame.id() > afterId);
+      Source<TurnFrame, NotUsed> frames =
+          admitted.apply(turn.frames().getSource().filter(frame -> frame.id() > afterId));
       return events
           ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
           : onSuccess(collect(frames), this::turnResult);
@@ -400,7 +416,8 @@ public final class SessionRoutes extends AllDirectives {
       for (TurnFrame frame : frames) {
         switch (frame.event()) {
           case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
-          case StreamEvent.RunFailed run -> runs.add(new FailedRun("failed", run.runId(), run.code(), run.message()));
+          case StreamEvent.RunFailed run ->
+              runs.add(new FailedRun("failed", run.runId(), run.provider(), run.model(), run.code(), run.message()));
           case StreamEvent.Retrieved retrieved -> {
             citations.addAll(CitationJson.toApi(retrieved.citations()));
             confidence = retrieved.confidence();
@@ -425,7 +442,7 @@ public final class SessionRoutes extends AllDirectives {
     }
   }
 
-  record FailedRun(String status, String runId, String code, String message) {}
+  record FailedRun(String status, String runId, String provider, String model, String code, String message) {}
 
   private static String statusOf(SessionView view) {
     return view.status().name().toLowerCase();

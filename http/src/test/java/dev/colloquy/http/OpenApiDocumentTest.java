@@ -79,6 +79,14 @@ class OpenApiDocumentTest {
       Map.entry("/v1/admin/tenants", Set.of("get", "post")),
       Map.entry("/v1/admin/tenants/{tenant_id}/keys", Set.of("post")),
       Map.entry("/v1/admin/keys/{key_id}", Set.of("delete")),
+      // The OpenAI-compatible dialect (dev.colloquy.http.dialect.OpenAiRoutes).
+      Map.entry("/v1/chat/completions", Set.of("post")),
+      Map.entry("/v1/models", Set.of("get")),
+      // The fan-out dialect (dev.colloquy.http.dialect.FanOutRoutes).
+      Map.entry("/v1/conversations", Set.of("post")),
+      Map.entry("/v1/conversations/{conversation_id}", Set.of("get")),
+      Map.entry("/v1/conversations/{conversation_id}/turns", Set.of("post")),
+      Map.entry("/v1/turns/{turn_id}/stream", Set.of("get")),
       // The seed dialects (package dialect) and the Support agent's health route (HealthRoutes).
       Map.entry("/chat/stream", Set.of("post")),
       Map.entry("/chats", Set.of("get", "post")),

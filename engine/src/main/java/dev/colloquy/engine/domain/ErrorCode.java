@@ -22,6 +22,7 @@ public enum ErrorCode {
   TOO_MANY_MODELS(422),
   INVALID_TITLE(422),
   SHUTTING_DOWN(503),
+  OVERLOADED(503),
 
   // How a turn ends when it is asked for as JSON and does not complete. Why a single run failed
   // (run.failed) is no answer to a request and has no status: see ModelException.

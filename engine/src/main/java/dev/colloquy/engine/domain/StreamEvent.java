@@ -42,7 +42,13 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
 
   record RunCompleted(RunOutcome run) implements StreamEvent {}
 
-  record RunFailed(String runId, String code, String message) implements StreamEvent {}
+  /** {@code provider} and {@code model} are null in the frames of turns journaled before runs named them. */
+  record RunFailed(String runId, String provider, String model, String code, String message) implements StreamEvent {
+
+    public static RunFailed of(RunOutcome run) {
+      return new RunFailed(run.runId(), run.provider(), run.model(), run.errorCode(), run.errorMessage());
+    }
+  }
 
   /** How the agent routed the message, before any retrieval. */
   record IntentRouted(Intent intent) implements StreamEvent {}

@@ -14,6 +14,7 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.observe.TurnMetrics;
 import dev.colloquy.engine.turn.Transcript;
@@ -62,15 +63,21 @@ public final class ChatSession
   public sealed interface Command extends CborSerializable {}
 
   /**
-   * Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null;
+   * Opens the session for {@code userId} of the tenant, or for the whole tenant when it is null.
    * {@code characterId} names the character a Writing Room chat talks to (null for other sessions).
+   * {@code context} is a conversation the session starts from (a client that kept its own history
+   * hands it over): its messages come before the session's own turns in every prompt.
    */
   public record Open(String tenantId, String userId, String persona, JsonNode metadata, String characterId,
-      ActorRef<SessionAnswer> replyTo)
-      implements Command {
+      List<ChatMessage> context, ActorRef<SessionAnswer> replyTo) implements Command {
 
+    public Open {
+      context = List.copyOf(context);
+    }
+
+    /** A session that starts from nothing and talks to no character. */
     public Open(String tenantId, String userId, String persona, JsonNode metadata, ActorRef<SessionAnswer> replyTo) {
-      this(tenantId, userId, persona, metadata, null, replyTo);
+      this(tenantId, userId, persona, metadata, null, List.of(), replyTo);
     }
   }
 
@@ -163,17 +170,19 @@ public final class ChatSession
   public record SessionReply(SessionView session) implements SessionAnswer {}
 
   /**
-   * A turn accepted, joined or being cancelled. {@code frames} is the turn's stream, materialized on
-   * the session's node; read it once. {@code ended} turns are replayed from the journal:
-   * {@code replayed} frames follow, and when the client had already seen them all there is no
-   * stream ({@code frames} is null), as in the reply to a cancel.
+   * A turn accepted, joined or being cancelled, and its runs (which provider and model each asks).
+   * {@code frames} is the turn's stream, materialized on the session's node; read it once.
+   * {@code ended} turns are replayed from the journal: {@code replayed} frames follow, and when the
+   * client had already seen them all there is no stream ({@code frames} is null), as in the reply to a
+   * cancel.
    */
   public record TurnReply(
-      String turnId, String traceId, boolean existing, boolean ended, int replayed, TurnFeed frames)
+      String turnId, String traceId, boolean existing, boolean ended, int replayed, TurnFeed frames,
+      List<RunSpec> runs)
       implements TurnAnswer {
 
     static TurnReply live(TurnRecord turn, boolean existing, TurnFeed frames) {
-      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames);
+      return new TurnReply(turn.turnId(), turn.traceId(), existing, false, 0, frames, turn.runs());
     }
 
     public boolean nothingFollows() {
@@ -213,12 +222,18 @@ public final class ChatSession
    * journaled before chats had characters.
    */
   public record SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
-      Instant at, String characterId)
+      Instant at, String characterId, List<ChatMessage> context)
       implements Event {
 
+    /** An opening journaled before sessions could start from a conversation has none. */
+    public SessionOpened {
+      context = context == null ? List.of() : List.copyOf(context);
+    }
+
+    /** A session that starts from nothing and talks to no character. */
     public SessionOpened(String sessionId, String tenantId, String userId, String persona, JsonNode metadata,
         Instant at) {
-      this(sessionId, tenantId, userId, persona, metadata, at, null);
+      this(sessionId, tenantId, userId, persona, metadata, at, null, List.of());
     }
   }
 
@@ -483,7 +498,7 @@ public final class ChatSession
     long persisting = System.nanoTime();
     return Effect()
         .persist(new SessionOpened(sessionId, open.tenantId(), open.userId(), open.persona(), open.metadata(),
-            Instant.now(), open.characterId()))
+            Instant.now(), open.characterId(), open.context()))
         .thenRun(opened -> journaled(persisting))
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
@@ -529,7 +544,8 @@ public final class ChatSession
     Instant now = Instant.now();
     String turnId = start.turnId() != null ? start.turnId() : UUID.randomUUID().toString();
     List<String> models = start.models().isEmpty() ? List.of(services.models().defaultModel()) : start.models();
-    List<RunSpec> runs = models.stream().map(model -> new RunSpec(UUID.randomUUID().toString(), model)).toList();
+    List<RunSpec> runs = models.stream().map(model -> services.models().resolve(model).orElseThrow())
+        .map(model -> new RunSpec(UUID.randomUUID().toString(), model.provider(), model.model())).toList();
     List<Event> events = new ArrayList<>();
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
@@ -564,7 +580,8 @@ public final class ChatSession
     for (String model : start.models()) {
       if (!services.models().contains(model)) {
         return new Rejected(UNKNOWN_MODEL,
-            "Unknown model '" + model + "'; known models: " + services.models().names(), null);
+            "Unknown model '" + model + "'; known models (as provider/model or by the plain name): "
+                + services.models().ids(), null);
       }
     }
     return null;
@@ -599,7 +616,7 @@ public final class ChatSession
     if (!turn.pending()) {
       List<TurnFrame> frames = replay(turn, afterId);
       TurnFeed replay = frames.isEmpty() ? null : TurnFeed.replay(context.getSystem(), frames);
-      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay);
+      return new TurnReply(turn.turnId(), turn.traceId(), true, true, frames.size(), replay, turn.runs());
     }
     return TurnReply.live(turn, true, TurnFeed.live(context.getSystem(), transcriptOf(turn), afterId));
   }

@@ -45,6 +45,7 @@ public record SessionState(
     SessionSummary summary,
     String characterId,
     EscalationReason escalationReason,
+    List<ChatMessage> context,
     SessionTotals totals)
     implements CborSerializable {
 
@@ -74,6 +75,7 @@ public record SessionState(
   public static final long PAGE_BYTES = 1024 * 1024;
 
   public SessionState {
+    context = context == null ? List.of() : List.copyOf(context);
     if (totals == null) {
       // A snapshot from before the state kept totals holds every turn, unnumbered.
       List<TurnRecord> numbered = new ArrayList<>(turns.size());
@@ -88,7 +90,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, null, SessionTotals.openedAt(null));
+        List.of(), emptyObject(), null, null, null, null, List.of(), SessionTotals.openedAt(null));
   }
 
   public boolean exists() {
@@ -138,9 +140,12 @@ public record SessionState(
     return turns.stream().filter(TurnRecord::pending).findFirst();
   }
 
-  /** The conversation so far as the model sees it: each completed turn's message and its answer. */
+  /**
+   * The conversation so far as the model sees it: the context it was opened with, then each
+   * completed turn's message and its answer.
+   */
   public List<ChatMessage> history(int window) {
-    List<ChatMessage> history = new ArrayList<>();
+    List<ChatMessage> history = new ArrayList<>(context);
     for (TurnRecord turn : turns) {
       if (turn.status() == TurnStatus.COMPLETED) {
         history.add(ChatMessage.user(turn.message()));
@@ -265,10 +270,19 @@ public record SessionState(
     return view(kept.subList(start, end), page);
   }
 
+  /**
+   * The view of a page: its turns are those whose messages it holds, and the one running, so that
+   * the view stays as bounded as its page (a turn's runs carry their text too).
+   */
   private SessionView view(List<SessionView.MessageView> messages, SessionView.Page page) {
+    Set<String> paged = new LinkedHashSet<>();
+    messages.forEach(message -> paged.add(message.turnId()));
+    runningTurn().ifPresent(turn -> paged.add(turn.turnId()));
+    List<SessionView.TurnView> turnViews = turns.stream().filter(turn -> paged.contains(turn.turnId()))
+        .map(SessionView.TurnView::of).toList();
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
         messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId, userId,
-        page);
+        turnViews, page);
   }
 
   /** The messages of the kept turns, oldest first: each turn's user message, then its answers if it completed. */
@@ -312,7 +326,7 @@ public record SessionState(
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
           e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(),
-          null, SessionTotals.openedAt(e.at()));
+          null, e.context(), SessionTotals.openedAt(e.at()));
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at(), totals.turns() + 1)),
@@ -323,23 +337,23 @@ public record SessionState(
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
           metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
-          escalationReason, totals);
+          escalationReason, context, totals);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
-          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, null,
+          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, null, List.of(),
           SessionTotals.openedAt(null));
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          e.reason(), totals);
+          e.reason(), context, totals);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null,
-          totals);
+          context, totals);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
       SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, escalationReason, newTotals);
+        newNarrative, closeReason, summary, characterId, escalationReason, context, newTotals);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {

@@ -3,15 +3,18 @@ package dev.colloquy.engine.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
+import dev.colloquy.engine.domain.TurnStatus;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * A session as its owner sees it: status, title, a page of its messages in order (the newest, or
- * those before a given one), narrative state; the character of a chat, and the user it belongs to
- * (null for a session of the whole tenant).
+ * those before a given one), narrative state; the character of a chat, the user it belongs to (null
+ * for a session of the whole tenant), and the turns of the page with every run, failed ones included.
  */
 public record SessionView(
     String sessionId,
@@ -28,17 +31,47 @@ public record SessionView(
     SessionSummary summary,
     String characterId,
     String userId,
+    List<TurnView> turns,
     Page page)
     implements CborSerializable {
 
   public SessionView {
     messages = List.copyOf(messages);
+    turns = List.copyOf(turns);
+  }
+
+  /**
+   * A turn with every run in the order they were started: what each asked ({@code runs}) and, once it
+   * has ended, how ({@code outcomes}; a turn cut short by a crash has none). The end code and message
+   * are a failed turn's, or a cancelled one's reason as its message.
+   */
+  public record TurnView(String turnId, String message, TurnStatus status, Instant acceptedAt, Instant endedAt,
+      List<RunSpec> runs, List<RunOutcome> outcomes, String endCode, String endMessage) implements CborSerializable {
+
+    public TurnView {
+      runs = List.copyOf(runs);
+      outcomes = List.copyOf(outcomes);
+    }
+
+    static TurnView of(TurnRecord turn) {
+      return new TurnView(turn.turnId(), turn.message(), turn.status(), turn.acceptedAt(), turn.endedAt(), turn.runs(),
+          turn.outcome() == null ? List.of() : turn.outcome().runs(), turn.endCode(), turn.endMessage());
+    }
+
+    /** How the run {@code runId} ended, if it has. */
+    public java.util.Optional<RunOutcome> outcome(String runId) {
+      return outcomes.stream().filter(outcome -> outcome.runId().equals(runId)).findFirst();
+    }
   }
 
   /** The same session with another page of messages. */
   public SessionView withMessages(List<MessageView> otherMessages, Page otherPage) {
+    java.util.Set<String> paged = new java.util.HashSet<>();
+    otherMessages.forEach(message -> paged.add(message.turnId()));
+    List<TurnView> pagedTurns = turns.stream()
+        .filter(turn -> paged.contains(turn.turnId()) || turn.turnId().equals(runningTurnId)).toList();
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        otherMessages, narrativeState, runningTurnId, summary, characterId, userId, otherPage);
+        otherMessages, narrativeState, runningTurnId, summary, characterId, userId, pagedTurns, otherPage);
   }
 
   /**

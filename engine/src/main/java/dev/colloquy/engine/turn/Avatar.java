@@ -72,8 +72,8 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     this.llm = llm;
     this.supervisor = supervisor;
     this.request = request;
-    timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout());
-    timers.startSingleTimer("total", new TimedOut("run"), llm.totalTimeout());
+    timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout(model.provider()));
+    timers.startSingleTimer("total", new TimedOut("run"), llm.totalTimeout(model.provider()));
     this.stream = model.stream(request, listener(context.getSelf(), tokens));
   }
 
@@ -152,7 +152,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     // The run's text is what its token frames carried; none is taken after this.
     String text = tokens.close();
     TokenUsage usage = reported != null ? reported : unreported(code, text);
-    double cost = llm.priceOf(run.model()).cost(usage.promptTokens(), usage.completionTokens());
+    double cost = llm.priceOf(model.provider(), run.model()).cost(usage.promptTokens(), usage.completionTokens());
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
     getContext().getLog().info("Run {} on model {} ended {}{} after {} ms ({} tokens in, {} out)", run.runId(),
         run.model(), status.name().toLowerCase(), code == null ? "" : " with " + code, latencyMs,

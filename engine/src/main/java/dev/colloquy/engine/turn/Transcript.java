@@ -306,10 +306,7 @@ public final class Transcript {
           }
         }
         case RUN_COMPLETED -> record(new StreamEvent.RunCompleted(outcome.runs().get(mark.run())));
-        case RUN_FAILED -> {
-          RunOutcome run = outcome.runs().get(mark.run());
-          record(new StreamEvent.RunFailed(run.runId(), run.errorCode(), run.errorMessage()));
-        }
+        case RUN_FAILED -> record(StreamEvent.RunFailed.of(outcome.runs().get(mark.run())));
         case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
         case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
       }

@@ -26,6 +26,7 @@ import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
@@ -176,9 +177,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private void route(ActorContext<Command> context) {
-    String model = plan.runs().getFirst().model();
+    RunSpec first = plan.runs().getFirst();
+    String model = first.model();
     Optional<ChatModel> router = services.agent().settings().intentByModel() && !model.equals(LlmSettings.OFFLINE_MODEL)
-        ? services.models().find(model) : Optional.empty();
+        ? services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat) : Optional.empty();
     context.spawn(
         Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
             IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
@@ -354,7 +356,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     String model = answered.get().model();
     Optional<ChatModel> extractor = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
-        : services.models().find(model);
+        : services.models().find(answered.get().provider(), model).map(ModelCatalog.Entry::chat);
     extracting = true;
     getContext().spawn(Behaviors.withMdc(MemoryExtraction.Command.class, logContext(plan),
         MemoryExtraction.create(plan.tenantId(), plan.userId(), plan.sessionId(), plan.message(),
@@ -408,7 +410,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (routed.intent() == Intent.OUT_OF_SCOPE) {
       return new CannedReply(AgentReplies.outOfScope(routed.config()));
     }
-    return services.models().find(run.model()).orElseThrow();
+    return services.models().find(run.provider(), run.model()).orElseThrow().chat();
   }
 
   private Behavior<Command> onRunEnded(RunEnded ended) {
@@ -421,7 +423,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     transcript.closeRun(ended.runIndex());
     switch (outcome.status()) {
       case COMPLETED -> emit(new StreamEvent.RunCompleted(outcome));
-      case FAILED -> emit(new StreamEvent.RunFailed(outcome.runId(), outcome.errorCode(), outcome.errorMessage()));
+      case FAILED -> emit(StreamEvent.RunFailed.of(outcome));
       case CANCELLED -> { }
     }
     return finishIfAllEnded(false);
@@ -518,12 +520,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     String text = transcript.tokensOf(runIndex);
     ChatModel answerer = runsStarted ? answerer(run) : null;
     String provider = answerer != null ? answerer.provider()
-        : services.models().find(run.model()).map(ChatModel::provider).orElse("unknown");
+        : services.models().find(run.provider(), run.model()).map(ModelCatalog.Entry::provider).orElse("unknown");
     Usage usage = Usage.NONE;
     if (answerer != null && !(answerer instanceof CannedReply)) {
       TokenUsage counted = TokenUsage.counted(prompt, text);
       usage = new Usage(counted.promptTokens(), counted.completionTokens(),
-          services.llm().priceOf(run.model()).cost(counted.promptTokens(), counted.completionTokens()), true);
+          services.llm().priceOf(provider, run.model()).cost(counted.promptTokens(), counted.completionTokens()), true);
     }
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
         usage, (System.nanoTime() - startedNanos) / 1_000_000, null, null);

@@ -50,7 +50,7 @@ class ChatRenameAndCharacterTest {
 
   private void openChat(String userId, String characterId) {
     var opened = session.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.Open("default", userId, null,
-        JsonNodeFactory.instance.objectNode(), characterId, replyTo));
+        JsonNodeFactory.instance.objectNode(), characterId, List.of(), replyTo));
     assertThat(opened.reply()).isInstanceOf(ChatSession.SessionReply.class);
   }
 

@@ -2,11 +2,13 @@ package dev.colloquy.engine.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.domain.RunOutcome;
@@ -145,6 +147,28 @@ class ChatSessionTest {
     var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(rejected(delete.reply()).code()).isEqualTo(ChatSession.SESSION_NOT_FOUND);
     assertThat(delete.hasNoEvents()).isTrue();
+  }
+
+  @Test
+  void aSessionOpenedFromAConversationSendsItBeforeItsOwnTurnsAndKeepsItAcrossRecovery() {
+    newSession("");
+    List<ChatMessage> earlier = List.of(ChatMessage.user("My name is Ada."), ChatMessage.assistant("Hello, Ada."));
+    var opened = session.<ChatSession.SessionAnswer>runCommand(replyTo -> new ChatSession.Open("default", null,
+        "Answer in one line.", JsonNodeFactory.instance.objectNode(), null, earlier, replyTo));
+    assertThat(opened.reply()).isInstanceOf(ChatSession.SessionReply.class);
+
+    List<TurnFrame> frames = read(start("What is my name?", null, List.of("slow"))).untilTerminal();
+
+    assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
+    JsonNode asked = mock.stats().chatRequests().getLast();
+    List<String> contents = asked.path("messages").findValuesAsText("content");
+    assertThat(contents).containsSubsequence("My name is Ada.", "Hello, Ada.", "What is my name?")
+        .endsWith("What is my name?");
+    // The persona a client sends is data for the model, never the system message's instructions.
+    assertThat(contents.getFirst()).doesNotContain("Answer in one line.");
+    assertThat(contents.get(contents.size() - 2)).contains("<session_persona>\nAnswer in one line.\n</session_persona>");
+    session.restart();
+    assertThat(session.getState().history(20)).startsWith(earlier.toArray(ChatMessage[]::new)).hasSize(4);
   }
 
   @Test

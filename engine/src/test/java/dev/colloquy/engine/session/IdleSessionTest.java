@@ -48,7 +48,7 @@ class IdleSessionTest {
 
   private static SessionState withTurnAcceptedAt(SessionState state, Instant at) {
     return state.apply(new ChatSession.TurnAccepted("t1", null, "trace", "m1", "Hello",
-        List.of(new RunSpec("r1", "mock")), at));
+        List.of(new RunSpec("r1", "openai", "mock")), at));
   }
 
   private static TurnOutcome outcome() {

@@ -123,7 +123,7 @@ class LongSessionStateTest {
 
     SessionState legacy = new SessionState("s", SessionStatus.OPEN, "t", null, null,
         JsonNodeFactory.instance.objectNode(), null, START, START, everyTurn, JsonNodeFactory.instance.objectNode(), null,
-        null, null, null, null);
+        null, null, null, null, null);
 
     assertThat(legacy.totals().turns()).isEqualTo(70);
     assertThat(legacy.totals().completedTurns()).isEqualTo(70);
@@ -162,7 +162,7 @@ class LongSessionStateTest {
 
   private static ChatSession.TurnAccepted accepted(int turn) {
     return new ChatSession.TurnAccepted("turn-" + turn, "key-" + turn, "trace", "u-" + turn, "question " + turn,
-        List.of(new RunSpec("r-" + turn, "m")), START.plusSeconds(2L * turn - 1));
+        List.of(new RunSpec("r-" + turn, "offline", "m")), START.plusSeconds(2L * turn - 1));
   }
 
   private static ChatSession.TurnCompleted completed(int turn, String answer) {

@@ -26,6 +26,7 @@ import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.model.ChatMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,7 +91,7 @@ class WireSerializationTest {
         new StreamEvent.Token("r1", "\u2028 \r\n\u0000 token"),
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
-        new StreamEvent.RunFailed("r2", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
@@ -105,11 +106,12 @@ class WireSerializationTest {
   void everyReplyRoundTrips() {
     SessionState state = SessionState.empty("s1")
         .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode().put("a", 1), AT))
-        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT))
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
-    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null));
+    roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null,
+        List.of(new RunSpec("r1", "openai", "gpt-4o-mini"))));
     roundTrips(new ChatSession.Done());
     roundTrips(new ChatSession.Rejected(ChatSession.TURN_IN_PROGRESS, "busy", "t1"));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionEscalated("t1",
@@ -121,8 +123,8 @@ class WireSerializationTest {
     List<TurnFrame> frames = List.of(
         new TurnFrame(1, "s1", "t1", "trace", new StreamEvent.Token("r1", "one")),
         new TurnFrame(2, "s1", "t1", "trace", new TurnEnding.Cancelled("cancelled")));
-    ChatSession.TurnReply reply =
-        new ChatSession.TurnReply("t1", "trace", true, true, 2, TurnFeed.replay(testKit.system(), frames));
+    ChatSession.TurnReply reply = new ChatSession.TurnReply("t1", "trace", true, true, 2,
+        TurnFeed.replay(testKit.system(), frames), List.of(new RunSpec("r1", "openai-compatible", "m")));
 
     ChatSession.TurnReply received = (ChatSession.TurnReply) serialization.verifySerialization(reply, false);
 
@@ -154,7 +156,7 @@ class WireSerializationTest {
 
     assertThat(read.frames()).containsExactly(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.tokens(0, 5, 1, 5),
         FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0));
-    List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "m")), read,
+    List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "openai-compatible", "m")), read,
         TurnEnding.Completed.of("m1", read), 0);
     assertThat(replay).extracting(TurnFrame::id).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
     assertThat(replay.subList(1, 4)).extracting(TurnFrame::event).containsExactly(
@@ -175,9 +177,14 @@ class WireSerializationTest {
   void everyEventRoundTripsWithItsFullPayload() {
     List<ChatSession.Event> events = List.of(
         new ChatSession.SessionOpened("s1", "default", null, null, JsonNodeFactory.instance.objectNode(), AT),
-        new ChatSession.SessionOpened("s1", "default", "u1", null, JsonNodeFactory.instance.objectNode(), AT, "purplefrog"),
+        new ChatSession.SessionOpened("s1", "default", "u1", "Be brief.", JsonNodeFactory.instance.objectNode(), AT,
+            null, List.of(ChatMessage.user("earlier"), ChatMessage.assistant("an answer"))),
+        new ChatSession.SessionOpened("s1", "default", "u1", null, JsonNodeFactory.instance.objectNode(), AT, "purplefrog",
+            List.of()),
+        new ChatSession.SessionOpened("s1", "default", "u1", null, JsonNodeFactory.instance.objectNode(), AT, "purplefrog",
+            List.of(ChatMessage.user("earlier"))),
         new ChatSession.SessionRenamed("title", AT),
-        new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "m")), AT),
+        new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT),
         new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT),
         new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
@@ -216,7 +223,7 @@ class WireSerializationTest {
   void aSnapshotTakenBeforeTheStateKeptTotalsRecoversWithThemAndKeepsOnlyTheNewestTurns() throws Exception {
     List<TurnWithoutNumber> turns = new ArrayList<>();
     for (int i = 1; i <= 60; i++) {
-      turns.add(new TurnWithoutNumber("t" + i, "k" + i, "trace", "u" + i, "hi " + i, List.of(new RunSpec("r1", "m")),
+      turns.add(new TurnWithoutNumber("t" + i, "k" + i, "trace", "u" + i, "hi " + i, List.of(new RunSpec("r1", "offline", "m")),
           AT, TurnStatus.COMPLETED, AT, "m" + i, null, null, OUTCOME));
     }
     SerializerWithStringManifest serializer = (SerializerWithStringManifest)
@@ -271,6 +278,28 @@ class WireSerializationTest {
     SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
     assertThat(recovered.foreignTo("acme", null)).isFalse();
     assertThat(recovered.foreignTo("acme", "u1")).isTrue();
+    assertThat(recovered.history(20)).isEmpty();
+  }
+
+  /** A run as journaled before runs named their provider. */
+  record RunSpecWithoutProvider(String runId, String model) {}
+
+  /** An accepted turn as journaled before runs named their provider: its type id and its fields then. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnAccepted")
+  record TurnAcceptedWithoutProviders(String turnId, String idempotencyKey, String traceId, String userMessageId,
+      String message, List<RunSpecWithoutProvider> runs, Instant at) implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeRunsNamedTheirProviderReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnAccepted.class);
+    byte[] journaled = serializer.toBinary(new TurnAcceptedWithoutProviders("t1", null, "trace", "u1", "hi",
+        List.of(new RunSpecWithoutProvider("r1", "gpt-main")), AT));
+    ChatSession.TurnAccepted now = new ChatSession.TurnAccepted("t1", null, "trace", "u1", "hi",
+        List.of(new RunSpec("r1", null, "gpt-main")), AT);
+
+    assertThat(serializer.fromBinary(journaled, serializer.manifest(now))).isEqualTo(now);
   }
 
   /** Usage as journaled before it said whether it was estimated. */
@@ -332,8 +361,32 @@ class WireSerializationTest {
 
     Object read = serializer.fromBinary(journaled, manifest);
 
-    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT, null));
+    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT, null, List.of()));
     assertThat(SessionState.empty("s1").apply((ChatSession.Event) read).characterId()).isNull();
+  }
+
+  /** An opening as journaled when chats had characters but sessions could not yet start from a conversation. */
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("SessionOpened")
+  record SessionOpenedWithoutContext(String sessionId, String tenantId, String userId, String persona,
+      JsonNode metadata, Instant at, String characterId) implements CborSerializable {}
+
+  @Test
+  void anOpeningJournaledWithACharacterButNoContextKeepsItsCharacterAndStartsFromNothing() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.SessionOpened.class);
+    var metadata = JsonNodeFactory.instance.objectNode();
+    byte[] journaled = serializer.toBinary(new SessionOpenedWithoutContext("s1", "acme", "u1", "p", metadata, AT,
+        "purplefrog"));
+    String manifest = serializer.manifest(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT));
+
+    Object read = serializer.fromBinary(journaled, manifest);
+
+    assertThat(read).isEqualTo(new ChatSession.SessionOpened("s1", "acme", "u1", "p", metadata, AT, "purplefrog",
+        List.of()));
+    SessionState recovered = SessionState.empty("s1").apply((ChatSession.Event) read);
+    assertThat(recovered.characterId()).isEqualTo("purplefrog");
+    assertThat(recovered.history(20)).isEmpty();
   }
 
   @Test
@@ -351,7 +404,10 @@ class WireSerializationTest {
   void aRenameCommandRoundTripsInsideItsTenantScope() {
     var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
     roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.Rename("Fears", replyTo)));
-    roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), "purplefrog", replyTo));
+    roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), "purplefrog", List.of(),
+        replyTo));
+    roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), null,
+        List.of(ChatMessage.user("earlier"), ChatMessage.assistant("an answer")), replyTo));
   }
 
   @Test

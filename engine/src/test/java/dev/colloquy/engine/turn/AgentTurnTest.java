@@ -86,7 +86,7 @@ class AgentTurnTest {
   private static Turn run(EngineServices services, String message, int priorTurns, boolean handoff) {
     TestProbe<TurnSupervisor.Ended> session = testKit.createTestProbe();
     String turnId = "t-" + System.nanoTime();
-    List<RunSpec> runs = List.of(new RunSpec("r1", "m"));
+    List<RunSpec> runs = List.of(new RunSpec("r1", "scripted", "m"));
     Transcript transcript = new Transcript("s1", turnId, "trace", runs);
     TranscriptReader reader = TranscriptReader.read(testKit, transcript, 0);
     TurnPlan plan = new TurnPlan("s1", "clinic", turnId, "trace", message, null, List.of(), runs, "u1", priorTurns,

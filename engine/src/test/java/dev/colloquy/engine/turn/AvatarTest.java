@@ -31,7 +31,7 @@ class AvatarTest {
 
   private final ScriptedModel model = new ScriptedModel();
   private final TestProbe<TurnSupervisor.Command> supervisor = testKit.createTestProbe();
-  private final Transcript transcript = new Transcript("s1", "t1", "trace", List.of(new RunSpec("r1", "m")));
+  private final Transcript transcript = new Transcript("s1", "t1", "trace", List.of(new RunSpec("r1", "scripted", "m")));
 
   @AfterAll
   static void stop() {
@@ -52,7 +52,7 @@ class AvatarTest {
 
   private ActorRef<Avatar.Command> run(LlmSettings llm, Transcript into) {
     ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "m"), model, request, into.run(0), llm,
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, into.run(0), llm,
         supervisor.ref()));
   }
 
@@ -78,7 +78,9 @@ class AvatarTest {
 
   @Test
   void aRunCancelledMidStreamIsBilledForItsPromptAndWhatItStreamedAsAnEstimate() throws Exception {
-    ActorRef<Avatar.Command> avatar = run(llm("colloquy.llm.prices.m { input-per-million = 1000000, output-per-million = 2000000 }"));
+    ActorRef<Avatar.Command> avatar = run(llm("""
+        colloquy.llm { provider = scripted, base-url = "http://127.0.0.1:9/v1", model = m,
+          prices.m { input-per-million = 1000000, output-per-million = 2000000 } }"""));
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("The warranty ");
     call.listener().onToken("lasts two years");
@@ -102,7 +104,7 @@ class AvatarTest {
     assertThat(brokenUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), TokenCounter.count("Half an ans"), 0, true));
 
     run(llm("colloquy.llm.first-token-timeout = 200ms"),
-        new Transcript("s1", "t2", "trace", List.of(new RunSpec("r1", "m"))));
+        new Transcript("s1", "t2", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
     model.nextCall();
     Usage silentUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
     assertThat(silentUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), 0, 0, true));

@@ -64,14 +64,14 @@ class TurnSupervisorTest {
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
-    transcript = new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "m")));
+    transcript = new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "scripted", "m")));
     reader = TranscriptReader.read(testKit, transcript, 0);
     return spawn(turnId, transcript);
   }
 
   private ActorRef<TurnSupervisor.Command> spawn(String turnId, Transcript transcript) {
     TurnPlan plan = new TurnPlan("s1", "default", turnId, "trace", "What is the refund policy?", null, List.of(),
-        List.of(new RunSpec("r1", "m")));
+        List.of(new RunSpec("r1", "scripted", "m")));
     return testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
   }
 
@@ -168,7 +168,7 @@ class TurnSupervisorTest {
   @Test
   void aTurnNobodyReadsIsCancelledAsDisconnectedOnceTheGraceHasPassed() throws Exception {
     useDisconnectGrace("300ms");
-    spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "m"))));
+    spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
     ScriptedModel.Call call = model.nextCall();
 
     TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);

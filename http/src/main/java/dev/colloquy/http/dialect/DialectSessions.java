@@ -28,7 +28,7 @@ final class DialectSessions {
   CompletionStage<SessionView> open(Principal caller, String sessionId, String userId, String persona, JsonNode metadata,
       String characterId) {
     return gateway.<ChatSession.SessionAnswer>ask(sessionId, replyTo -> new ChatSession.Open(caller.tenantId(), userId,
-        persona, metadata, characterId, replyTo)).thenApply(DialectSessions::session);
+        persona, metadata, characterId, List.of(), replyTo)).thenApply(DialectSessions::session);
   }
 
   CompletionStage<SessionView> get(Principal caller, String sessionId) {

@@ -88,6 +88,20 @@ public final class RateLimits extends AllDirectives {
         && path.get(5).equals("events")) {
       return LimitKind.STREAM;
     }
+    // The OpenAI dialect's completion is a turn that holds its model call, streamed or not, until it ends.
+    if (request.method().equals(HttpMethods.POST) && path.equals(List.of("v1", "chat", "completions"))) {
+      return LimitKind.STREAM;
+    }
+    // The fan-out dialect: a conversation is a session, its turns are turns, a turn's stream a stream.
+    boolean conversations = path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("conversations");
+    if (conversations && request.method().equals(HttpMethods.POST)) {
+      return path.size() == 2 ? LimitKind.SESSION : path.size() == 4 && path.get(3).equals("turns") ? LimitKind.TURN
+          : LimitKind.REQUEST;
+    }
+    if (request.method().equals(HttpMethods.GET) && path.size() == 4 && path.get(0).equals("v1")
+        && path.get(1).equals("turns") && path.get(3).equals("stream")) {
+      return LimitKind.STREAM;
+    }
     return LimitKind.REQUEST;
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * all-MiniLM-L6-v2 running in-process on ONNX Runtime (the model ships inside the langchain4j jar):
  * 384 dimensions, unit-length vectors. Texts are embedded in batches on the calling thread, so run
- * it on a blocking executor. The model is loaded once, when the first instance is created.
+ * it on a blocking executor. The model (ONNX Runtime and about 90 MB of weights) is loaded on the first
+ * embedding, not when the node starts: a node whose tenants have no documents never loads it.
  */
 public final class MiniLmEmbeddingModel implements EmbeddingModel {
 
@@ -20,8 +21,8 @@ public final class MiniLmEmbeddingModel implements EmbeddingModel {
   /** What a blank text is embedded as: langchain4j refuses a blank segment, and every blank text gets one vector. */
   private static final String BLANK = ".";
 
-  private final AllMiniLmL6V2EmbeddingModel model = new AllMiniLmL6V2EmbeddingModel(Runnable::run);
   private final int batchSize;
+  private volatile AllMiniLmL6V2EmbeddingModel model;
 
   public MiniLmEmbeddingModel() {
     this(32);
@@ -51,10 +52,24 @@ public final class MiniLmEmbeddingModel implements EmbeddingModel {
       List<TextSegment> batch = texts.subList(start, Math.min(texts.size(), start + batchSize)).stream()
           .map(text -> TextSegment.from(text.isBlank() ? BLANK : text))
           .toList();
-      for (Embedding embedding : model.embedAll(batch).content()) {
+      for (Embedding embedding : model().embedAll(batch).content()) {
         vectors.add(Vectors.normalized(embedding.vector()));
       }
     }
     return vectors;
+  }
+
+  private AllMiniLmL6V2EmbeddingModel model() {
+    AllMiniLmL6V2EmbeddingModel loaded = model;
+    if (loaded == null) {
+      synchronized (this) {
+        loaded = model;
+        if (loaded == null) {
+          loaded = new AllMiniLmL6V2EmbeddingModel(Runnable::run);
+          model = loaded;
+        }
+      }
+    }
+    return loaded;
   }
 }

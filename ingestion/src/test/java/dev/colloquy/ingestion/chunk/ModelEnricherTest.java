@@ -2,7 +2,7 @@ package dev.colloquy.ingestion.chunk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.colloquy.config.LlmSettings;
+import dev.colloquy.config.ProviderSettings;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
@@ -34,8 +34,8 @@ class ModelEnricherTest {
   static void start() {
     mock = MockLlmServer.start(fast());
     executor = Executors.newVirtualThreadPerTaskExecutor();
-    chat = new OpenAiChatModel(new LlmSettings(Optional.of(mock.baseUrl()), Optional.empty(), "enricher", List.of(),
-        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, 1, 8192, Map.of(), false, 16), executor);
+    chat = new OpenAiChatModel(new ProviderSettings("mock", mock.baseUrl(), Optional.empty(), List.of("enricher"),
+        Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(10), 0, Map.of(), false, 16), executor);
   }
 
   @AfterAll

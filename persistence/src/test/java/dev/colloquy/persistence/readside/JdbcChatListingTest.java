@@ -99,11 +99,11 @@ class JdbcChatListingTest {
 
   private static ChatSession.SessionOpened opened(String userId, String characterId, Instant at) {
     return new ChatSession.SessionOpened("ignored", "acme", userId, null, JsonNodeFactory.instance.objectNode(), at,
-        characterId);
+        characterId, List.of());
   }
 
   private static ChatSession.TurnAccepted accepted(Instant at) {
-    return new ChatSession.TurnAccepted("t-1", null, "trace", "m-1", "Hello", List.of(new RunSpec("r-1", "mock")), at);
+    return new ChatSession.TurnAccepted("t-1", null, "trace", "m-1", "Hello", List.of(new RunSpec("r-1", "openai-compatible", "mock")), at);
   }
 
   private static void apply(String sessionId, ChatSession.Event... events) throws SQLException {

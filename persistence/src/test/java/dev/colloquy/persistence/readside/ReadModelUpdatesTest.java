@@ -234,7 +234,7 @@ class ReadModelUpdatesTest {
 
   private static ChatSession.TurnAccepted accepted(String turnId, String userMessageId) {
     return new ChatSession.TurnAccepted(turnId, null, "trace-" + turnId, userMessageId, "What is the refund window?",
-        List.of(new RunSpec("r-main", "gpt-main")), ACCEPTED);
+        List.of(new RunSpec("r-main", "openai-compatible", "gpt-main")), ACCEPTED);
   }
 
   /** A turn answered by two models: the first completed run keeps the turn's message id, the other its run id. */

@@ -11,6 +11,7 @@ import com.openai.errors.SseException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.config.ProviderSettings;
 import dev.colloquy.engine.model.ChatListener;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
@@ -44,11 +45,10 @@ import org.slf4j.LoggerFactory;
  * token); the streamed answer is read from the raw response by {@link CompletionChunks}. The
  * connections are pooled (many concurrent streams over HTTP/1.1 need as many connections, and
  * OkHttp keeps only 5 idle by default), or multiplexed over HTTP/2: over TLS when the endpoint
- * offers it, over plain HTTP when {@code http2-prior-knowledge} says the endpoint speaks it.
+ * offers it, over plain HTTP when {@code http2-prior-knowledge} says the endpoint speaks it. One
+ * instance serves one provider, with that provider's own client, pool and settings.
  */
 public final class OpenAiChatModel implements ChatModel {
-
-  public static final String PROVIDER = "openai-compatible";
 
   private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
 
@@ -60,14 +60,21 @@ public final class OpenAiChatModel implements ChatModel {
    */
   public static final long MAX_ANSWER_BYTES = 2L * 1024 * 1024;
 
+  private final String provider;
   private final OpenAIClient client;
   private final Executor executor;
 
+  /** The first provider of {@code settings}. */
   public OpenAiChatModel(LlmSettings settings, Executor executor) {
+    this(settings.providers().getFirst(), executor);
+  }
+
+  public OpenAiChatModel(ProviderSettings settings, Executor executor) {
+    this.provider = settings.name();
     this.client =
         OpenAIOkHttpClient.builder()
             .okHttpClient(transport(settings))
-            .baseUrl(settings.baseUrl().orElseThrow())
+            .baseUrl(settings.baseUrl())
             // Local servers (Ollama, llama.cpp) take no key, but the client insists on one.
             .apiKey(settings.apiKey().orElse("not-needed"))
             .maxRetries(settings.maxRetries())
@@ -81,7 +88,7 @@ public final class OpenAiChatModel implements ChatModel {
     this.executor = executor;
   }
 
-  private static OkHttpClient transport(LlmSettings settings) {
+  private static OkHttpClient transport(ProviderSettings settings) {
     return new OkHttpClient.Builder()
         .connectionPool(new ConnectionPool(settings.maxIdleConnections(), 5, TimeUnit.MINUTES))
         .protocols(settings.http2PriorKnowledge()
@@ -92,7 +99,7 @@ public final class OpenAiChatModel implements ChatModel {
 
   @Override
   public String provider() {
-    return PROVIDER;
+    return provider;
   }
 
   @Override
