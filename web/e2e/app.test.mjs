@@ -66,6 +66,15 @@ test("a new chat streams its answer token by token, then shows status, latency a
   await page.locator(".session", { hasText: question }).waitFor();
   assert.match(page.url(), /#\/chat\/[0-9a-f-]{36}$/);
   await shot(page, "chat");
+
+  // A reload brings the open session back: the address names it, the server holds its messages.
+  const read = page.waitForResponse((r) => r.url() === `${baseUrl}/v1/sessions/${page.url().split("/").at(-1)}`);
+  await page.reload();
+  assert.equal((await read).status(), 200);
+  await page.locator(".turn[data-status=completed] .run .markdown").waitFor();
+  assert.equal(await page.locator(".turn").count(), 1);
+  assert.equal(await page.locator(".turn .message.user").textContent(), question);
+  assert.equal(await answerText(page.locator(".turn .run .markdown")), fullAnswer);
   assert.deepEqual(page.errors, []);
   await context.close();
 });
@@ -177,9 +186,13 @@ test("an upload shows its progress; the document is cited and its footnote opens
   await footnote.click();
   const passage = page.locator("dialog.passage");
   await passage.waitFor();
+  const text = passage.locator("blockquote.passage-text");
+  await text.waitFor();
+  assert.match(await text.textContent(), new RegExp(`The lamp of the ${place} lighthouse is lit every evening at sunset`),
+    "the dialog shows the passage's own text");
   const details = await passage.textContent();
   assert.ok(details.includes(name), details);
-  assert.match(details, /Section/);
+  assert.match(details, /Section\s*Lighthouse keeping/);
   assert.match(details, /Score\s*0\.\d{3}/);
   assert.match(details, /Version\s*v1, ready/);
   await shot(page, "citation");
@@ -202,9 +215,29 @@ test("sessions are renamed, searched and deleted; replay shows the journal and t
   await page.getByLabel("New title").fill(renamed);
   await page.getByLabel("New title").press("Enter");
   await page.locator(".chat-head h1", { hasText: renamed }).waitFor();
+  // The search asks the server for the titles that contain the text, in any case. The list is a read
+  // side that follows the sessions within a moment: wait for it to know the new title.
+  const listed = async () => (await (await fetch(`${baseUrl}/v1/sessions?q=${encodeURIComponent(renamed)}`,
+    { headers: { Authorization: `Bearer ${apiKey}` } })).json()).sessions.length === 1;
+  for (let tries = 0; !(await listed()); tries++) {
+    assert.ok(tries < 100, "the rename reached the session list");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const searched = page.waitForResponse((r) => r.url().includes("/v1/sessions?")
+    && new URL(r.url()).searchParams.get("q") === renamed.toUpperCase());
   await page.getByLabel("Search sessions by title").fill(renamed.toUpperCase());
+  const found = await searched;
+  assert.equal(found.status(), 200);
+  assert.deepEqual((await found.json()).sessions.map((s) => s.title), [renamed]);
   await page.locator(".session", { hasText: renamed }).waitFor();
   assert.equal(await page.locator(".session").count(), 1);
+  await page.getByLabel("Search sessions by title").fill(`no title has this ${Date.now()}`);
+  await page.locator(".sessions .empty", { hasText: "No session title matches" }).waitFor();
+  await page.getByLabel("Search sessions by title").fill("");
+  await page.waitForFunction(() => document.querySelectorAll(".session").length > 1);
+  await page.getByLabel("Search sessions by title").fill(renamed);
+  await page.locator(".session", { hasText: renamed }).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll(".session").length === 1);
 
   await page.getByRole("link", { name: "Replay" }).click();
   await page.locator(".timeline li", { hasText: "SessionOpened" }).waitFor();

@@ -1,71 +1,121 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ColloquyClient, ColloquyError } from "@colloquy/client";
-import { applyEvent, newTurn, type TurnView } from "../src/state/turns";
 import { renderMarkdown } from "../src/markdown";
 import type { WidgetSettings } from "./settings";
-import { storedSession, storeSession, visitorId } from "./visitor";
+import { SupportApi, SupportError, type TranscriptLine } from "./support";
+import { storedOpen, storedSession, storeOpen, storeSession, visitorId } from "./visitor";
+
+/** One question and its answer; `earlier` ones come from the session's transcript after a reload. */
+interface Exchange {
+  key: string;
+  question: string | null;
+  answer: string;
+  status: "sending" | "streaming" | "completed" | "failed" | "earlier";
+  problem?: string;
+}
 
 /**
- * The support widget of seed 004 §12: a launcher and a chat panel. The session starts with the first
- * message, answers stream in, closing the panel ends the session, and an escalation says that a
- * human agent takes over. It speaks the canonical API with the tenant's public key.
+ * The support widget of seed 004 §12, speaking that seed's API: the session starts with the first
+ * message (`POST /v1/session/start`), answers stream in (`POST /v1/chat/message`, `"stream": true`),
+ * closing the panel ends the session (`POST /v1/session/{id}/end`), and an answer that says
+ * `escalation_required` brings the notice that a human agent takes over. The session id lives in the
+ * tab's session storage, so after a reload the panel shows the conversation again from its transcript.
  */
 export function ChatWidget({ settings }: { settings: WidgetSettings }) {
-  const client = useMemo(() => new ColloquyClient({
-    baseUrl: settings.server, credential: settings.apiKey, userId: visitorId(),
-  }), [settings]);
-  const [open, setOpen] = useState(false);
-  const [turns, setTurns] = useState<TurnView[]>([]);
+  const api = useMemo(() => new SupportApi(settings.server, settings.apiKey, visitorId()), [settings]);
+  const [open, setOpen] = useState(storedOpen);
+  const [exchanges, setExchanges] = useState<Exchange[]>([]);
+  const [escalated, setEscalated] = useState(false);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const session = useRef<string | null>(storedSession());
+  const transcriptRead = useRef(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const end = useRef<HTMLDivElement>(null);
-  const escalated = turns.some((t) => t.escalation);
 
   useEffect(() => {
+    storeOpen(open);
     if (open) input.current?.focus();
+    if (open && session.current && !transcriptRead.current) {
+      transcriptRead.current = true;
+      void showEarlier(session.current);
+    }
   }, [open]);
   useEffect(() => {
     end.current?.scrollIntoView({ block: "end" });
-  }, [turns]);
+  }, [exchanges, escalated]);
+
+  /** The tab's session from before a reload: its messages come first, before anything sent since. */
+  async function showEarlier(sessionId: string) {
+    try {
+      const earlier = pairUp(await api.transcript(sessionId));
+      setExchanges((now) => [...earlier, ...now]);
+    } catch (error) {
+      if (error instanceof SupportError && error.code === "INVALID_SESSION" && session.current === sessionId) {
+        forgetSession();
+      }
+    }
+  }
 
   async function send() {
     const message = text.trim();
     if (message === "" || busy) return;
     setText("");
     setBusy(true);
-    const turnId = crypto.randomUUID();
-    const update = (change: (turn: TurnView) => TurnView) =>
-      setTurns((all) => all.map((t) => (t.turnId === turnId ? change(t) : t)));
-    setTurns((all) => [...all, newTurn(turnId, message, [])]);
+    const key = crypto.randomUUID();
+    const update = (change: Partial<Exchange> | ((e: Exchange) => Partial<Exchange>)) =>
+      setExchanges((all) => all.map((e) => (e.key === key ? { ...e, ...(typeof change === "function" ? change(e) : change) } : e)));
+    setExchanges((all) => [...all, { key, question: message, answer: "", status: "sending" }]);
     try {
-      if (!session.current) {
-        session.current = (await client.createSession({ metadata: { channel: "widget" } })).session_id;
-        storeSession(session.current);
-      }
-      for await (const event of client.startTurn(session.current, message, { turnId })) {
-        update((turn) => applyEvent(turn, event));
-      }
+      await ask(message, update);
     } catch (error) {
-      update((turn) => ({ ...turn, status: "failed", error: { code: "WIDGET", message: explain(error) } }));
-      if (error instanceof ColloquyError && (error.code === "SESSION_NOT_FOUND" || error.code === "SESSION_CLOSED")) {
-        session.current = null;
-        storeSession(null);
+      if (error instanceof SupportError && error.code === "INVALID_SESSION" && session.current) {
+        // The tab's session ended meanwhile (idle, or elsewhere): the question goes to a new one.
+        forgetSession();
+        try {
+          await ask(message, update);
+        } catch (again) {
+          update({ status: "failed", problem: explain(again) });
+        }
+      } else {
+        update({ status: "failed", problem: explain(error) });
       }
     } finally {
       setBusy(false);
     }
   }
 
+  async function ask(message: string, update: (change: Partial<Exchange> | ((e: Exchange) => Partial<Exchange>)) => void) {
+    if (!session.current) {
+      session.current = (await api.start()).session_id;
+      transcriptRead.current = true;
+      storeSession(session.current);
+    }
+    for await (const frame of api.message(session.current, message)) {
+      if (!frame.done) {
+        update((e) => ({ status: "streaming", answer: e.answer + frame.delta }));
+      } else if ("metadata" in frame) {
+        update({ status: "completed" });
+        if (frame.metadata.escalation_required) setEscalated(true);
+      } else {
+        update({ status: "failed", problem: "Sorry, no answer could be given. Please try again." });
+      }
+    }
+  }
+
+  function forgetSession() {
+    session.current = null;
+    storeSession(null);
+    setEscalated(false);
+  }
+
   /** Closing the panel ends the session (seed 004): its summary goes to billing. */
   function close() {
     setOpen(false);
     const ending = session.current;
-    session.current = null;
-    storeSession(null);
-    setTurns([]);
-    if (ending) void client.closeSession(ending).catch(() => undefined);
+    forgetSession();
+    transcriptRead.current = false;
+    setExchanges([]);
+    if (ending) void api.end(ending).catch(() => undefined);
   }
 
   return (
@@ -80,17 +130,16 @@ export function ChatWidget({ settings }: { settings: WidgetSettings }) {
           </header>
           <div class="messages" aria-live="polite">
             <p class="bubble agent">{settings.greeting}</p>
-            {turns.map((turn) => (
-              <div key={turn.turnId} class="turn" data-status={turn.status}>
-                <p class="bubble user">{turn.question}</p>
-                {turn.runs.map((run) => run.text !== "" && (
-                  <div key={run.runId} class="bubble agent markdown"
-                    dangerouslySetInnerHTML={{ __html: renderMarkdown(run.text) }} />
-                ))}
-                {(turn.status === "sending" || (turn.status === "streaming" && turn.runs.every((r) => r.text === ""))) && (
+            {exchanges.map((exchange) => (
+              <div key={exchange.key} class="turn" data-status={exchange.status}>
+                {exchange.question !== null && <p class="bubble user">{exchange.question}</p>}
+                {exchange.answer !== "" && (
+                  <div class="bubble agent markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(exchange.answer) }} />
+                )}
+                {(exchange.status === "sending" || (exchange.status === "streaming" && exchange.answer === "")) && (
                   <p class="typing" aria-label={`${settings.persona} is typing`}><span /><span /><span /></p>
                 )}
-                {turn.status === "failed" && <p class="problem" role="alert">{turn.error?.message ?? "Something went wrong."}</p>}
+                {exchange.problem && <p class="problem" role="alert">{exchange.problem}</p>}
               </div>
             ))}
             {escalated && <p class="escalation" role="status">Connecting you to a human agent...</p>}
@@ -121,8 +170,23 @@ export function ChatWidget({ settings }: { settings: WidgetSettings }) {
   );
 }
 
+/** A transcript as the exchanges the panel shows: each visitor message with the answers after it. */
+function pairUp(lines: TranscriptLine[]): Exchange[] {
+  const exchanges: Exchange[] = [];
+  lines.forEach((line, i) => {
+    const last = exchanges.at(-1);
+    if (line.role === "user" || !last) {
+      exchanges.push({ key: `earlier-${i}`, question: line.role === "user" ? line.content : null,
+        answer: line.role === "user" ? "" : line.content, status: "earlier" });
+    } else {
+      last.answer = last.answer === "" ? line.content : `${last.answer}\n\n${line.content}`;
+    }
+  });
+  return exchanges;
+}
+
 function explain(error: unknown): string {
-  if (error instanceof ColloquyError) {
+  if (error instanceof SupportError) {
     if (error.code === "ORIGIN_NOT_ALLOWED") return "This chat is not available on this site.";
     if (error.status === 401) return "This chat is not set up correctly (its key was refused).";
     if (error.code === "RATE_LIMITED" || error.code === "QUOTA_EXCEEDED") return "Too many messages right now; please try again shortly.";

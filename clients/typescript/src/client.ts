@@ -86,6 +86,18 @@ export interface KnowledgeDocument {
   ingested_at: string;
 }
 
+/** A cited passage: the chunk of a document that a citation names, with its text. */
+export interface Passage {
+  document_id: string;
+  filename: string;
+  version: number;
+  section: string;
+  chunk_index: number;
+  element_type: string;
+  /** The document's own Markdown: render it as untrusted content. */
+  text: string;
+}
+
 export interface DocumentAccepted {
   document_id: string;
   filename: string;
@@ -141,9 +153,12 @@ export class ColloquyClient {
     return this.json("POST", "/v1/sessions", body);
   }
 
-  listSessions(query: { status?: "open" | "closed"; limit?: number; cursor?: string } = {}): Promise<SessionPage> {
+  /** A page of sessions, most recently active first; `q` keeps those whose title contains it (any case). */
+  listSessions(query: { status?: "open" | "closed"; q?: string; limit?: number; cursor?: string } = {}):
+    Promise<SessionPage> {
     const params = new URLSearchParams();
     if (query.status) params.set("status", query.status);
+    if (query.q) params.set("q", query.q);
     if (query.limit !== undefined) params.set("limit", String(query.limit));
     if (query.cursor) params.set("cursor", query.cursor);
     const search = params.size > 0 ? `?${params}` : "";
@@ -228,6 +243,11 @@ export class ColloquyClient {
   async listDocuments(): Promise<KnowledgeDocument[]> {
     const body = await this.json<{ documents: KnowledgeDocument[] }>("GET", "/v1/knowledge/list");
     return body.documents;
+  }
+
+  /** The passage a citation names (its `document_id` and `chunk_index`), with its text. */
+  passage(documentId: string, chunkIndex: number): Promise<Passage> {
+    return this.json("GET", `/v1/knowledge/${encodeURIComponent(documentId)}/chunks/${chunkIndex}`);
   }
 
   async deleteDocument(documentId: string): Promise<void> {

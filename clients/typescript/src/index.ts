@@ -7,6 +7,7 @@ export type {
   JournalEntry,
   KnowledgeDocument,
   Message,
+  Passage,
   Session,
   SessionCreated,
   SessionPage,

@@ -27,8 +27,16 @@ test("requests carry the credential and the user, and JSON bodies", async () => 
 
 test("the session list passes its query", async () => {
   const { calls, fetch } = recording(() => new Response(JSON.stringify({ sessions: [], next_cursor: null })));
-  await new ColloquyClient({ fetch }).listSessions({ status: "open", limit: 5, cursor: "abc" });
-  assert.equal(calls[0].url, "/v1/sessions?status=open&limit=5&cursor=abc");
+  await new ColloquyClient({ fetch }).listSessions({ status: "open", q: "refund & 100%", limit: 5, cursor: "abc" });
+  assert.equal(calls[0].url, "/v1/sessions?status=open&q=refund+%26+100%25&limit=5&cursor=abc");
+});
+
+test("a citation's passage is read by its document and position", async () => {
+  const { calls, fetch } = recording(() => new Response(JSON.stringify({ document_id: "d/1", chunk_index: 3, text: "x" })));
+  const passage = await new ColloquyClient({ fetch }).passage("d/1", 3);
+  assert.equal(calls[0].url, "/v1/knowledge/d%2F1/chunks/3");
+  assert.equal(calls[0].method, "GET");
+  assert.equal(passage.text, "x");
 });
 
 test("an error answer becomes a ColloquyError with code, message and trace id", async () => {

@@ -112,6 +112,11 @@ assert.equal(session.messages[1].content, completed.text);
 const listed = await until("the session in the list", async () =>
   (await client.listSessions({ limit: 100 })).sessions.find((s) => s.session_id === sessionId && s.turn_count >= 4));
 assert.equal(listed.status, "open");
+const found = await client.listSessions({ q: "REFUND POLICY" });
+assert.ok(found.sessions.some((s) => s.session_id === sessionId), "found by its title, in any case");
+assert.ok(found.sessions.every((s) => /refund policy/i.test(s.title ?? "")));
+await assert.rejects(client.listSessions({ q: " ".repeat(3) }),
+  (e) => e instanceof ColloquyError && e.status === 400 && e.code === "INVALID_QUERY");
 const journal = await client.journal(sessionId);
 assert.equal(journal.events[0].type, "SessionOpened");
 const early = await client.journal(sessionId, 1);
@@ -146,9 +151,16 @@ const grounded = await collect(client.startTurn(sessionId, "How many days until 
 const retrieval = grounded.find((e) => e.type === "retrieval");
 assert.ok(retrieval.citations.some((c) => c.document_id === accepted.document_id && c.source === "refunds.md"),
   JSON.stringify(retrieval));
+const cited = retrieval.citations.find((c) => c.document_id === accepted.document_id);
+const passage = await client.passage(cited.document_id, cited.chunk_index);
+assert.equal(passage.filename, "refunds.md");
+assert.equal(passage.section, cited.section);
+assert.match(passage.text, /Refunds are paid within 14 days of a return/);
 await client.deleteDocument(accepted.document_id);
 assert.ok(!(await client.listDocuments()).some((d) => d.id === accepted.document_id));
-console.log("knowledge: uploaded, ready with %d chunks, cited (confidence %s), deleted", ready.chunk_count,
+await assert.rejects(client.passage(cited.document_id, cited.chunk_index),
+  (e) => e instanceof ColloquyError && e.status === 404 && e.code === "PASSAGE_NOT_FOUND");
+console.log("knowledge: uploaded, ready with %d chunks, cited (confidence %s), passage read, deleted", ready.chunk_count,
   retrieval.confidence);
 
 await client.deleteSession(sessionId);

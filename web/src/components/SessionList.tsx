@@ -1,27 +1,33 @@
 import { useState } from "preact/hooks";
 import type { SessionSummaryRow } from "@colloquy/client";
-import { chat, drawerOpen, route, sessionFilter, sessionsCursor, sessionsLoading, visibleSessions } from "../state/store";
-import { deleteSession, loadSessions, renameSession } from "../state/actions";
+import { chat, drawerOpen, route, sessionFilter, sessions, sessionsCursor, sessionsLoading } from "../state/store";
+import { deleteSession, loadSessions, renameSession, searchSessions } from "../state/actions";
 import { href, navigate } from "../router";
 import { PencilIcon, TrashIcon } from "./Icons";
 
-/** The tenant's (or user's) sessions, most recently active first, a page at a time. */
+/**
+ * The tenant's (or user's) sessions, most recently active first, a page at a time; the search box
+ * asks the server for the titles that contain its text.
+ */
 export function SessionList() {
   const replay = route.value.view === "replay";
+  const searching = sessionFilter.value.trim() !== "";
   return (
     <aside class="sidebar" aria-label="Sessions">
       <div class="sidebar-head">
         <button type="button" onClick={() => { drawerOpen.value = false; navigate({ view: "chat" }); }}>
           + New chat
         </button>
-        <input type="search" placeholder="Search titles" aria-label="Search sessions by title"
-          value={sessionFilter.value} onInput={(e) => (sessionFilter.value = e.currentTarget.value)} />
+        <input type="search" placeholder="Search titles" aria-label="Search sessions by title" maxLength={200}
+          value={sessionFilter.value} onInput={(e) => searchSessions(e.currentTarget.value)} />
       </div>
       <ul class="sessions">
-        {visibleSessions.value.map((session) => (
+        {sessions.value.map((session) => (
           <SessionItem key={session.session_id} session={session} replay={replay} />
         ))}
-        {visibleSessions.value.length === 0 && !sessionsLoading.value && <li class="muted empty">No sessions yet</li>}
+        {sessions.value.length === 0 && !sessionsLoading.value && (
+          <li class="muted empty">{searching ? "No session title matches" : "No sessions yet"}</li>
+        )}
       </ul>
       {sessionsCursor.value && (
         <button type="button" class="secondary more" disabled={sessionsLoading.value} onClick={() => void loadSessions(false)}>

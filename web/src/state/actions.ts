@@ -1,7 +1,7 @@
-import { ColloquyClient, ColloquyError } from "@colloquy/client";
+import { ColloquyClient, ColloquyError, type Passage } from "@colloquy/client";
 import {
   adminToken, chat, chosenModels, connection, credential, documents, journal, journalState, knownModels, notices,
-  running, sessions, sessionsCursor, sessionsLoading, uploads, type Credential, type Upload,
+  running, sessionFilter, sessions, sessionsCursor, sessionsLoading, uploads, type Credential, type Upload,
 } from "./store";
 import { applyEvent, newTurn, turnsFromMessages, type TurnView } from "./turns";
 
@@ -9,6 +9,8 @@ import { applyEvent, newTurn, turnsFromMessages, type TurnView } from "./turns";
 
 const STORAGE_KEY = "colloquy.credential";
 const PAGE_SIZE = 20;
+/** How long the search box waits for typing to pause before it asks the server. */
+const SEARCH_PAUSE_MS = 250;
 let client = new ColloquyClient();
 let noticeIds = 0;
 let uploadIds = 0;
@@ -44,6 +46,7 @@ export function signOut(): void {
   sessionStorage.removeItem(STORAGE_KEY);
   credential.value = null;
   sessions.value = [];
+  sessionFilter.value = "";
   chat.value = null;
   documents.value = [];
   journal.value = null;
@@ -81,20 +84,38 @@ async function loadModels(): Promise<void> {
 
 // ---- sessions ----
 
+let listing = 0;
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The first page of the list again, or the next one ("Load more"), with the search in effect. A new
+ * first page supersedes any page still on its way, so a slow answer to an older search never shows.
+ */
 export async function loadSessions(fromStart: boolean): Promise<void> {
-  if (sessionsLoading.value) return;
+  if (!fromStart && sessionsLoading.value) return;
+  const request = ++listing;
+  const q = sessionFilter.value.trim();
   sessionsLoading.value = true;
   try {
     const page = await client.listSessions({
-      limit: PAGE_SIZE, ...(fromStart || !sessionsCursor.value ? {} : { cursor: sessionsCursor.value }),
+      limit: PAGE_SIZE, ...(q === "" ? {} : { q }),
+      ...(fromStart || !sessionsCursor.value ? {} : { cursor: sessionsCursor.value }),
     });
+    if (request !== listing) return;
     sessions.value = fromStart ? page.sessions : [...sessions.value, ...page.sessions];
     sessionsCursor.value = page.next_cursor;
   } catch (error) {
-    notify("error", `The session list could not be read: ${describe(error)}`);
+    if (request === listing) notify("error", `The session list could not be read: ${describe(error)}`);
   } finally {
-    sessionsLoading.value = false;
+    if (request === listing) sessionsLoading.value = false;
   }
+}
+
+/** The search box: the server searches the titles once typing pauses. */
+export function searchSessions(text: string): void {
+  sessionFilter.value = text;
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => void loadSessions(true), SEARCH_PAUSE_MS);
 }
 
 export async function openSession(sessionId: string): Promise<void> {
@@ -284,6 +305,11 @@ export async function deleteDocument(documentId: string): Promise<void> {
   } catch (error) {
     notify("error", `The document could not be deleted: ${describe(error)}`);
   }
+}
+
+/** The text of the passage a citation names; it is read when the citation is opened. */
+export function readPassage(documentId: string, chunkIndex: number): Promise<Passage> {
+  return client.passage(documentId, chunkIndex);
 }
 
 export function dismissUpload(id: number): void {

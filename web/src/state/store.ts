@@ -1,4 +1,4 @@
-import { computed, signal } from "@preact/signals";
+import { signal } from "@preact/signals";
 import type { Journal, KnowledgeDocument, SessionSummaryRow } from "@colloquy/client";
 import type { TurnView } from "./turns";
 
@@ -49,12 +49,8 @@ export const credential = signal<Credential | null>(null);
 export const sessions = signal<SessionSummaryRow[]>([]);
 export const sessionsCursor = signal<string | null>(null);
 export const sessionsLoading = signal(false);
+/** The sidebar's title search; the server lists only the sessions whose title contains it. */
 export const sessionFilter = signal("");
-export const visibleSessions = computed(() => {
-  const filter = sessionFilter.value.trim().toLowerCase();
-  return filter === "" ? sessions.value
-    : sessions.value.filter((s) => (s.title ?? "New chat").toLowerCase().includes(filter));
-});
 
 export const chat = signal<ChatState | null>(null);
 /** The running turn's stop control; null when no turn streams. */

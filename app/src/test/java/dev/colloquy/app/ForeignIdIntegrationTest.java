@@ -86,7 +86,7 @@ class ForeignIdIntegrationTest {
 
     String fill(String template) {
       return template.replace("{session}", session).replace("{turn}", turn).replace("{document}", document)
-          .replace("{user}", user).replace("{memory}", memory);
+          .replace("{user}", user).replace("{memory}", memory).replace("{chunk}", "0");
     }
 
     /** A body may echo the ids the caller sent; those are the caller's words, not a leak. */
@@ -105,7 +105,8 @@ class ForeignIdIntegrationTest {
     /** Method and path as the OpenAPI document writes them. */
     String route() {
       return method + " " + pathTemplate.replace("{session}", "{session_id}").replace("{turn}", "{turn_id}")
-          .replace("{document}", "{document_id}").replace("{user}", "{user_id}").replace("{memory}", "{memory_id}");
+          .replace("{document}", "{document_id}").replace("{user}", "{user_id}").replace("{memory}", "{memory_id}")
+          .replace("{chunk}", "{chunk_index}");
     }
   }
 
@@ -123,6 +124,7 @@ class ForeignIdIntegrationTest {
     probes.add(new Probe("POST", "/v1/sessions/{session}/close", "{}"));
     probes.add(new Probe("DELETE", "/v1/sessions/{session}", null));
     probes.add(new Probe("GET", "/v1/knowledge/{document}/status", null));
+    probes.add(new Probe("GET", "/v1/knowledge/{document}/chunks/{chunk}", null));
     probes.add(new Probe("DELETE", "/v1/knowledge/{document}", null));
     probes.add(new Probe("GET", "/v1/users/{user}/memories", null));
     probes.add(new Probe("DELETE", "/v1/users/{user}/memories/{memory}", null));
@@ -191,6 +193,8 @@ class ForeignIdIntegrationTest {
     assertThat(session.path("messages").toString()).contains(SECRET_MESSAGE).doesNotContain("hello from elsewhere");
     assertThat(first.get("/v1/sessions/" + sessionId + "/journal").status()).isEqualTo(200);
     assertThat(first.get("/v1/knowledge/" + documentId + "/status").status()).isEqualTo(200);
+    assertThat(first.get("/v1/knowledge/" + documentId + "/chunks/0").json().path("text").asText())
+        .contains("Refunds within 30 days.");
     assertThat(first.get("/v1/users/" + FIRST_USER + "/memories").body()).contains(memoryId, FIRST_USERS_EMAIL);
     assertThat(first.get("/v1/users/" + FIRST_USER + "/context").json().path("plan").asText()).isEqualTo(FIRST_USERS_PLAN);
   }

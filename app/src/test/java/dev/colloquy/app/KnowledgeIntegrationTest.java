@@ -96,6 +96,57 @@ class KnowledgeIntegrationTest {
   }
 
   @Test
+  void aCitationOpensItsPassageUntilTheDocumentIsDeleted() throws Exception {
+    String documentId = ingest("lighthouse.md", """
+        # Lighthouse keeping
+
+        ## The lamp
+
+        The lamp of the Farol lighthouse is lit every evening at sunset by the keeper on duty.
+
+        ## The oil
+
+        The keeper refills the lamp's paraffin oil every Tuesday morning from the store in the cellar.
+        """);
+    JsonNode cited = null;
+    for (JsonNode citation : citations(ask("When is the paraffin oil of the lighthouse lamp refilled?"))) {
+      if (citation.path("document_id").asText().equals(documentId) && cited == null) {
+        cited = citation;
+      }
+    }
+    assertThat(cited).as("the lighthouse handbook is cited").isNotNull();
+    String path = "/v1/knowledge/" + documentId + "/chunks/" + cited.path("chunk_index").asInt();
+
+    Api.Response passage = app.api().get(path);
+
+    assertThat(passage.status()).as(passage.body()).isEqualTo(200);
+    JsonNode body = passage.json();
+    assertThat(body.path("document_id").asText()).isEqualTo(documentId);
+    assertThat(body.path("filename").asText()).isEqualTo("lighthouse.md");
+    assertThat(body.path("version").asInt()).isEqualTo(1);
+    assertThat(body.path("section").asText()).isEqualTo(cited.path("section").asText());
+    assertThat(body.path("chunk_index").asInt()).isEqualTo(cited.path("chunk_index").asInt());
+    assertThat(body.path("element_type").asText()).isNotBlank();
+    assertThat(body.path("text").asText()).contains("paraffin oil every Tuesday morning");
+
+    for (String bad : List.of(documentId + "/chunks/999", documentId + "/chunks/-1", documentId + "/chunks/abc",
+        documentId + "/chunks/1.5", documentId + "/chunks/99999999999", UUID.randomUUID() + "/chunks/0",
+        "not-a-uuid/chunks/0")) {
+      assertPassageNotFound(app.api().get("/v1/knowledge/" + bad), bad);
+    }
+
+    assertThat(app.api().send("DELETE", "/v1/knowledge/" + documentId, null).status()).isEqualTo(200);
+    assertPassageNotFound(app.api().get(path), "a deleted document's passage");
+  }
+
+  private static void assertPassageNotFound(Api.Response response, String what) {
+    assertThat(response.status()).as(what + ": " + response.body()).isEqualTo(404);
+    assertThat(response.json().at("/error/code").asText()).as(what).isEqualTo("PASSAGE_NOT_FOUND");
+    assertThat(response.json().at("/error/message").asText()).as(what).startsWith("Passage not found");
+    assertThat(response.json().at("/error/trace_id").asText()).as(what).hasSize(32);
+  }
+
+  @Test
   void uploadingAFileNameAgainReplacesTheOldVersionAndDeleteHidesItAtOnce() throws Exception {
     String first = ingest("returns.txt", "Returns policy. Items can be returned within 14 days with the receipt.");
     String second = ingest("returns.txt", "Returns policy. Items can be returned within 60 days, no receipt needed.");

@@ -131,17 +131,39 @@ class PublicKeyIntegrationTest {
     assertThat(call("POST", "/v1/sessions/" + sessionId + "/close", "{}", visitor(key, alice, SHOP)).status())
         .isEqualTo(200);
 
-    // The support dialect's widget routes open too; its transcript does not.
+    // The support dialect's widget routes open too, its transcript for the visitor's own session only.
     Api.Response started = call("POST", "/v1/session/start", "{}", visitor(key, alice, SHOP));
     assertThat(started.status()).as(started.body()).isEqualTo(200);
     String supportSession = started.json().path("session_id").asText();
     Api.Response answered = call("POST", "/v1/chat/message",
         "{\"session_id\":\"" + supportSession + "\",\"message\":\"Where is my order?\"}", visitor(key, alice, SHOP));
     assertThat(answered.status()).as(answered.body()).isEqualTo(200);
-    assertError(call("GET", "/v1/session/" + supportSession + "/transcript", null, visitor(key, alice, SHOP)),
-        403, "FORBIDDEN");
+    Api.Response transcript = call("GET", "/v1/session/" + supportSession + "/transcript", null, visitor(key, alice, SHOP));
+    assertThat(transcript.status()).as(transcript.body()).isEqualTo(200);
+    assertThat(transcript.json().path("messages")).hasSize(2);
+    assertThat(transcript.json().at("/messages/0/content").asText()).isEqualTo("Where is my order?");
+    assertThat(transcript.json().at("/messages/1/content").asText())
+        .isEqualTo(answered.json().path("response").asText());
+    // Another visitor's, the tenant's own (opened with its secret key) and the tenant's user's of the
+    // visitor's id answer as missing ones; from a foreign origin, or with the canonical route, nothing.
+    assertError(call("GET", "/v1/session/" + supportSession + "/transcript", null, visitor(key, mallory, SHOP)),
+        404, "INVALID_SESSION");
+    String tenants = app.api().openSession();
+    assertThat(app.api().post("/v1/sessions/" + tenants + "/turns", Api.turn("The tenant's own question")).status())
+        .isEqualTo(200);
+    String usersSession = app.api().send("POST", "/v1/sessions", "{}", "X-User-Id", alice).json().path("session_id").asText();
+    for (String foreign : List.of(tenants, usersSession, UUID.randomUUID().toString())) {
+      Api.Response refused = call("GET", "/v1/session/" + foreign + "/transcript", null, visitor(key, alice, SHOP));
+      assertError(refused, 404, "INVALID_SESSION");
+      assertThat(refused.body()).doesNotContain("The tenant's own question");
+    }
+    assertError(call("GET", "/v1/session/" + supportSession + "/transcript", null,
+        visitor(key, alice, "http://evil.example")), 403, "ORIGIN_NOT_ALLOWED");
+    assertError(call("GET", "/v1/sessions/" + supportSession, null, visitor(key, alice, SHOP)), 403, "FORBIDDEN");
     assertThat(call("POST", "/v1/session/" + supportSession + "/end", "{}", visitor(key, alice, SHOP)).status())
         .isEqualTo(200);
+    assertThat(call("GET", "/v1/session/" + supportSession + "/transcript", null, visitor(key, alice, SHOP)).status())
+        .as("an ended session's transcript stays readable by its visitor").isEqualTo(200);
 
     // Revoked like any key.
     assertThat(call("DELETE", "/v1/admin/keys/" + issued.path("key_id").asText(), null,

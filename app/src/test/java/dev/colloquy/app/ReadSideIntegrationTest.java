@@ -202,6 +202,49 @@ class ReadSideIntegrationTest {
   }
 
   @Test
+  void theListSearchesTitlesIgnoringCaseAndPagesTheResults() throws Exception {
+    Api api = app.api();
+    ReadTables tables = tables();
+    String word = "Lantern" + Long.toString(System.nanoTime(), 36);
+    List<String> matching = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      String sessionId = api.openSession();
+      assertThat(api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Where is my " + word + " number " + i + "?"))
+          .status()).isEqualTo(200);
+      matching.add(sessionId);
+    }
+    String other = api.openSession();
+    assertThat(api.send("PATCH", "/v1/sessions/" + other, "{\"title\":\"Nothing to see\"}").status()).isEqualTo(200);
+    ReadTables.await("the titles are in the read side", PROJECTION_LAG,
+        () -> matching.stream().allMatch(id -> tablesSession(tables, id).get("title") != null)
+            && "Nothing to see".equals(tablesSession(tables, other).get("title")));
+
+    Api.Response first = api.get("/v1/sessions?limit=2&q=" + word.toUpperCase());
+    assertThat(first.status()).as(first.body()).isEqualTo(200);
+    assertThat(first.json().path("sessions")).hasSize(2);
+    Api.Response second = api.get("/v1/sessions?limit=2&q=%20" + word.toLowerCase() + "%20&cursor="
+        + first.json().path("next_cursor").asText());
+    assertThat(second.json().path("next_cursor").isNull()).isTrue();
+    List<String> found = new ArrayList<>();
+    for (Api.Response page : List.of(first, second)) {
+      page.json().path("sessions").forEach(s -> {
+        found.add(s.path("session_id").asText());
+        assertThat(s.path("title").asText()).containsIgnoringCase(word);
+      });
+    }
+    assertThat(found).containsExactly(matching.get(2), matching.get(1), matching.get(0));
+    assertThat(listedIds(api, "/v1/sessions?q=nothing%20TO%20see&limit=100")).containsExactly(other);
+
+    for (String bad : List.of("q=", "q=%20%20", "q=" + "x".repeat(201))) {
+      Api.Response refused = api.get("/v1/sessions?" + bad);
+      assertThat(refused.status()).as(bad).isEqualTo(400);
+      assertThat(refused.json().at("/error/code").asText()).isEqualTo("INVALID_QUERY");
+      assertThat(refused.json().at("/error/message").asText()).contains("q must be 1 to 200 characters");
+      assertThat(refused.json().at("/error/trace_id").asText()).hasSize(32);
+    }
+  }
+
+  @Test
   void aClosedSessionRefusesTurnsAndStillServesItsHistoryAndJournal() throws Exception {
     Api api = app.api();
     String sessionId = api.openSession();

@@ -5,6 +5,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.IngestionException;
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
 import dev.colloquy.ingestion.documents.KnowledgeService;
 import java.time.Duration;
@@ -16,13 +17,15 @@ import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.util.ByteString;
 
 /**
  * The knowledge API of seed 004 §5.4: upload a document (multipart, 202), its status, the list, and
- * delete. Ingestion runs in the background; a document becomes searchable once all its chunks are stored.
+ * delete. Ingestion runs in the background; a document becomes searchable once all its chunks are
+ * stored. Besides the seed's routes, a cited passage: the text of the chunk a citation names.
  */
 public final class KnowledgeRoutes extends AllDirectives {
 
@@ -49,6 +52,8 @@ public final class KnowledgeRoutes extends AllDirectives {
         path("list", () -> get(() -> onSuccess(list(tenantId), this::ok))),
         pathPrefix(segment(), documentId -> concat(
             path("status", () -> get(() -> onSuccess(status(tenantId, documentId), this::ok))),
+            path(PathMatchers.segment("chunks").slash(segment()), chunkIndex ->
+                get(() -> onSuccess(passage(tenantId, documentId, chunkIndex), this::ok))),
             pathEndOrSingleSlash(() -> delete(() -> onSuccess(delete(tenantId, documentId), this::ok))))))));
   }
 
@@ -96,6 +101,17 @@ public final class KnowledgeRoutes extends AllDirectives {
     });
   }
 
+  /** Every id that names no passage of the tenant's searchable documents is the same 404. */
+  private CompletionStage<Passage> passage(String tenantId, String documentId, String chunkIndex) {
+    return blocking(() -> {
+      if (!RequestBodies.isUuid(documentId) || !chunkIndex.matches("\\d{1,9}")) {
+        throw passageNotFound();
+      }
+      return Passage.toApi(documents.passage(tenantId, documentId, Integer.parseInt(chunkIndex))
+          .orElseThrow(KnowledgeRoutes::passageNotFound));
+    });
+  }
+
   private CompletionStage<Documents> list(String tenantId) {
     return blocking(() -> Documents.toApi(documents.list(tenantId)));
   }
@@ -120,6 +136,11 @@ public final class KnowledgeRoutes extends AllDirectives {
 
   private static ApiException notFound() {
     return new ApiException(ErrorCode.DOCUMENT_NOT_FOUND, "Document not found");
+  }
+
+  private static ApiException passageNotFound() {
+    return new ApiException(ErrorCode.PASSAGE_NOT_FOUND,
+        "Passage not found: no such passage in the knowledge base (its document may have been deleted or replaced)");
   }
 
   private <T> CompletionStage<T> blocking(Supplier<T> work) {
@@ -164,4 +185,13 @@ public final class KnowledgeRoutes extends AllDirectives {
   }
 
   record Deleted(boolean deleted) {}
+
+  /** A cited passage: where it comes from, and its text (Markdown). */
+  record Passage(String documentId, String filename, int version, String section, int chunkIndex, String elementType,
+      String text) {
+    static Passage toApi(KnowledgeChunk chunk) {
+      return new Passage(chunk.documentId(), chunk.fileName(), chunk.documentVersion(), chunk.sectionHeading(),
+          chunk.chunkIndex(), chunk.elementType(), chunk.text());
+    }
+  }
 }

@@ -17,13 +17,15 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * {@code GET /v1/sessions}: the tenant's sessions (only the user's own when the caller acts for a
- * user) from the read side, most recently active first, a page at a time. The list may lag the
- * sessions themselves by a moment.
+ * user) from the read side, most recently active first, a page at a time, optionally only those whose
+ * title contains {@code q}. The list may lag the sessions themselves by a moment.
  */
 public final class SessionListRoutes extends AllDirectives {
 
   static final int DEFAULT_LIMIT = 20;
   static final int MAX_LIMIT = 100;
+  /** A search longer than the longest title could match nothing. */
+  static final int MAX_QUERY_LENGTH = 200;
 
   private final SessionListing listing;
 
@@ -33,19 +35,22 @@ public final class SessionListRoutes extends AllDirectives {
 
   public Route route(Principal principal) {
     return pathPrefix("v1", () -> path("sessions", () -> get(() ->
-        parameterOptional("status", status -> parameterOptional("limit", limit -> parameterOptional("cursor", cursor ->
-            onSuccess(list(principal, status, limit, cursor), page -> complete(Json.response(StatusCodes.OK, Page.toApi(page))))))))));
+        parameterOptional("status", status -> parameterOptional("q", q -> parameterOptional("limit", limit ->
+            parameterOptional("cursor", cursor -> onSuccess(list(principal, status, q, limit, cursor),
+                page -> complete(Json.response(StatusCodes.OK, Page.toApi(page)))))))))));
   }
 
-  private CompletionStage<SessionPage> list(Principal caller, Optional<String> status, Optional<String> limit,
-      Optional<String> cursor) {
+  private CompletionStage<SessionPage> list(Principal caller, Optional<String> status, Optional<String> q,
+      Optional<String> limit, Optional<String> cursor) {
     Optional<String> validStatus = status.map(SessionListRoutes::status);
+    Optional<String> titleContains = q.map(SessionListRoutes::titleQuery);
     int validLimit = limit.map(SessionListRoutes::limit).orElse(DEFAULT_LIMIT);
     Optional<SessionCursor> after = cursor.map(SessionListRoutes::cursor);
-    return listing.list(caller.tenantId(), caller.userId(), validStatus, validLimit, after).exceptionally(error -> {
-      throw new ApiException(ErrorCode.SESSION_LIST_UNAVAILABLE,
-          "The session list cannot be read right now; try again");
-    });
+    return listing.list(caller.tenantId(), caller.userId(), validStatus, titleContains, validLimit, after)
+        .exceptionally(error -> {
+          throw new ApiException(ErrorCode.SESSION_LIST_UNAVAILABLE,
+              "The session list cannot be read right now; try again");
+        });
   }
 
   private static String status(String value) {
@@ -53,6 +58,15 @@ public final class SessionListRoutes extends AllDirectives {
       throw invalid("status must be one of " + SessionListing.STATUSES);
     }
     return value;
+  }
+
+  /** What a title must contain: the text searched for, without the spaces around it. */
+  private static String titleQuery(String value) {
+    String query = value.strip();
+    if (query.isEmpty() || query.length() > MAX_QUERY_LENGTH) {
+      throw invalid("q must be 1 to " + MAX_QUERY_LENGTH + " characters (leave it out to list every session)");
+    }
+    return query;
   }
 
   private static int limit(String value) {

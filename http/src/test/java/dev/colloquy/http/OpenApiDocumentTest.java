@@ -70,6 +70,7 @@ class OpenApiDocumentTest {
       Map.entry("/v1/knowledge/ingest", Set.of("post")),
       Map.entry("/v1/knowledge/list", Set.of("get")),
       Map.entry("/v1/knowledge/{document_id}/status", Set.of("get")),
+      Map.entry("/v1/knowledge/{document_id}/chunks/{chunk_index}", Set.of("get")),
       Map.entry("/v1/knowledge/{document_id}", Set.of("delete")),
       Map.entry("/v1/billing", Set.of("get")),
       Map.entry("/health", Set.of("get")),

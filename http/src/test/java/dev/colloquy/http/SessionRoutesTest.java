@@ -121,7 +121,7 @@ class SessionRoutesTest {
   }
 
   /** What the session list route last asked the read side for. */
-  private record ListCall(String tenant, java.util.Optional<String> status, int limit,
+  private record ListCall(String tenant, java.util.Optional<String> status, java.util.Optional<String> title, int limit,
       java.util.Optional<SessionCursor> after) {}
 
   private static final java.util.concurrent.atomic.AtomicReference<ListCall> lastList =
@@ -129,8 +129,9 @@ class SessionRoutesTest {
 
   /** A read side with one session and a next page; it cannot be read when asked for 99 sessions. */
   private static java.util.concurrent.CompletionStage<SessionPage> listing(String tenant,
-      java.util.Optional<String> user, java.util.Optional<String> status, int limit, java.util.Optional<SessionCursor> after) {
-    lastList.set(new ListCall(tenant, status, limit, after));
+      java.util.Optional<String> user, java.util.Optional<String> status, java.util.Optional<String> title, int limit,
+      java.util.Optional<SessionCursor> after) {
+    lastList.set(new ListCall(tenant, status, title, limit, after));
     if (limit == 99) {
       return CompletableFuture.failedFuture(new IllegalStateException("connection refused"));
     }
@@ -399,13 +400,15 @@ class SessionRoutesTest {
   @Test
   void theSessionListChecksItsQueryAndPagesWithAnOpaqueCursor() throws Exception {
     for (String bad : List.of("status=deleted", "status=", "limit=0", "limit=101", "limit=ten", "cursor=nope",
-        "cursor=" + java.util.Base64.getUrlEncoder().encodeToString("x|y".getBytes()))) {
+        "cursor=" + java.util.Base64.getUrlEncoder().encodeToString("x|y".getBytes()), "q=", "q=%20%09",
+        "q=" + "a".repeat(201))) {
       assertError(send("GET", "/v1/sessions?" + bad, null), 400, "INVALID_QUERY");
     }
 
     HttpResponse<String> first = send("GET", "/v1/sessions", null);
     assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.empty(), 20, java.util.Optional.empty()));
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.empty(), java.util.Optional.empty(), 20,
+        java.util.Optional.empty()));
     JsonNode page = Json.MAPPER.readTree(first.body());
     assertThat(page.at("/sessions/0/session_id").asText()).isEqualTo("s-1");
     assertThat(page.at("/sessions/0/last_activity_at").asText()).isEqualTo("2026-11-21T10:00:00.123456Z");
@@ -413,9 +416,11 @@ class SessionRoutesTest {
     String cursor = page.path("next_cursor").asText();
     assertThat(cursor).isNotBlank().doesNotContain("s-1");
 
-    HttpResponse<String> next = send("GET", "/v1/sessions?status=closed&limit=5&cursor=" + cursor, null);
+    HttpResponse<String> next = send("GET", "/v1/sessions?status=closed&q=%20Refund%20100%25%20&limit=5&cursor=" + cursor,
+        null);
     assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
-    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.of("closed"), 5,
+    assertThat(lastList.get()).isEqualTo(new ListCall("t1", java.util.Optional.of("closed"),
+        java.util.Optional.of("Refund 100%"), 5,
         java.util.Optional.of(new SessionCursor(java.time.Instant.parse("2026-11-21T10:00:00.123456Z"), "s-1"))));
 
     assertError(send("GET", "/v1/sessions?limit=99", null), 503, "SESSION_LIST_UNAVAILABLE");

@@ -85,7 +85,7 @@ class TenantRoutesTest {
         Clock.systemUTC());
     ApiRoutes api = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
-        new SessionListRoutes((tenant, user, status, limit, after) ->
+        new SessionListRoutes((tenant, user, status, title, limit, after) ->
             CompletableFuture.completedFuture(new SessionPage(List.of(), Optional.empty()))),
         new JournalRoutes((id, until) -> CompletableFuture.completedFuture(List.of())),
         new HealthRoutes(testKit.system(), () -> CompletableFuture.completedFuture(true)),

@@ -53,6 +53,7 @@ public enum ErrorCode {
 
   // Documents of the knowledge base; an ingestion refusal is the document's fault (422) unless named.
   DOCUMENT_NOT_FOUND(404),
+  PASSAGE_NOT_FOUND(404),
   FILE_TOO_LARGE(413),
   UNSUPPORTED_FILE_TYPE(415),
   CORRUPT_FILE(422),

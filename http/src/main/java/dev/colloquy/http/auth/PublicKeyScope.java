@@ -19,9 +19,11 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * What a public key ({@code cpk_…}) may do. It is written into web pages for anyone to read, so it
- * opens only the widget's routes (start a session, run and follow a turn, stop it, end the session:
- * {@link #WIDGET_ROUTES}), only in a browser on one of the tenant's {@code allowed_origins}, and only
- * for the visitor the widget names (see {@link Principal.Kind#VISITOR}). Anything else is 403: {@code
+ * opens only the widget's routes (start a session, run and follow a turn, stop it, end the session,
+ * read its transcript back after a reload: {@link #WIDGET_ROUTES}), only in a browser on one of the
+ * tenant's {@code allowed_origins}, and only for the visitor the widget names (see {@link
+ * Principal.Kind#VISITOR}): a visitor reaches only the sessions it opened itself, as any user does, so
+ * a transcript is its own conversation and never another visitor's or the tenant's. Anything else is 403: {@code
  * FORBIDDEN} for another route, {@code ORIGIN_NOT_ALLOWED} for a request without an allowed
  * {@code Origin}. The origin check keeps other sites from using a tenant's key in their pages;
  * it cannot stop a program that forges the header, which is why the key opens nothing more.
@@ -42,7 +44,8 @@ final class PublicKeyScope extends AllDirectives {
       Pattern.compile("POST /v1/session/start"),
       Pattern.compile("POST /v1/chat/message"),
       Pattern.compile("GET /v1/chat/message/stream"),
-      Pattern.compile("POST /v1/session/" + ID + "/end"));
+      Pattern.compile("POST /v1/session/" + ID + "/end"),
+      Pattern.compile("GET /v1/session/" + ID + "/transcript"));
 
   private final Function<String, CompletionStage<List<String>>> allowedOrigins;
 

@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * What the Support agent contract says about an answered message besides its text: the retrieval's
- * confidence, the sources with their chunk ids, whether it needs a human, and how long it took. The
- * escalation fields belong to the support flow's escalation rules; until the engine decides
- * escalation, a message never requires one.
+ * confidence, the sources with their chunk ids, whether it needs a human, and how long it took. A
+ * turn needs a human when the engine's escalation rules handed its session to one: the turn's
+ * {@code Escalated} frame gives the reason.
  */
 record SupportAnswer(String messageId, Double confidence, List<Source> sources, boolean escalationRequired,
     String escalationReason, long latencyMs) {
@@ -22,15 +22,23 @@ record SupportAnswer(String messageId, Double confidence, List<Source> sources, 
     }
   }
 
-  /** What the frames before the turn's end said (its retrieval), and how it completed. */
-  static SupportAnswer of(StreamEvent.Retrieved retrieved, TurnEnding.Completed completed) {
+  /** What the frames before the turn's end said (its retrieval and escalation, if any), and how it completed. */
+  static SupportAnswer of(StreamEvent.Retrieved retrieved, StreamEvent.Escalated escalated,
+      TurnEnding.Completed completed) {
     return new SupportAnswer(completed.messageId(), retrieved == null ? null : retrieved.confidence(),
-        retrieved == null ? List.of() : Source.of(retrieved.citations()), false, null, completed.latencyMs());
+        retrieved == null ? List.of() : Source.of(retrieved.citations()), escalated != null,
+        escalated == null ? null : escalated.reason().wireName(), completed.latencyMs());
   }
 
   /** The retrieval among a turn's frames, if it had one. */
   static StreamEvent.Retrieved retrieval(List<TurnFrame> frames) {
     return frames.stream().map(TurnFrame::event).filter(StreamEvent.Retrieved.class::isInstance)
         .map(StreamEvent.Retrieved.class::cast).findFirst().orElse(null);
+  }
+
+  /** The escalation among a turn's frames, if the turn handed its session to a human. */
+  static StreamEvent.Escalated escalation(List<TurnFrame> frames) {
+    return frames.stream().map(TurnFrame::event).filter(StreamEvent.Escalated.class::isInstance)
+        .map(StreamEvent.Escalated.class::cast).findFirst().orElse(null);
   }
 }

@@ -23,6 +23,7 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
 
   private String answeringRun;
   private StreamEvent.Retrieved retrieved;
+  private StreamEvent.Escalated escalated;
 
   @Override
   public List<Object> next(TurnFrame frame) {
@@ -39,10 +40,14 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.RunCompleted run -> List.of();
       case StreamEvent.RunFailed run -> List.of();
-      // The agent's decisions have no frame in this seed's contract.
+      // The agent's decisions have no frame of their own in this seed's contract: an escalation is
+      // told by the last frame's escalation_required and escalation_reason.
       case StreamEvent.IntentRouted routed -> List.of();
-      case StreamEvent.Escalated escalated -> List.of();
-      case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, completed)));
+      case StreamEvent.Escalated handedOver -> {
+        escalated = handedOver;
+        yield List.of();
+      }
+      case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, escalated, completed)));
       case TurnEnding.Failed failed -> List.of(new Failed(true, new Problem(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled ->
           List.of(new Failed(true, new Problem("TURN_CANCELLED", "The turn was cancelled: " + cancelled.reason())));

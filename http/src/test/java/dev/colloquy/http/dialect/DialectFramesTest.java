@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colloquy.engine.domain.Citation;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
@@ -95,6 +97,26 @@ class DialectFramesTest {
         new SupportFrames.Delta("Hello", false),
         new SupportFrames.Delta(" there", false),
         new SupportFrames.Done(true, new SupportAnswer("m1", 0.8,
+            List.of(new SupportAnswer.Source("c-1", "story.md", "The hero")), false, null, 40)));
+  }
+
+  @Test
+  void aTurnThatHandsItsSessionToAHumanSaysSoInTheSupportStreamsLastFrame() {
+    List<TurnFrame> frames = new ArrayList<>();
+    for (StreamEvent event : List.of(
+        new StreamEvent.Started(List.of("r1")),
+        new StreamEvent.IntentRouted(Intent.CONVERSATIONAL),
+        new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
+        new StreamEvent.Token("r1", "Connecting you"),
+        new TurnEnding.Completed("m2", "Connecting you", 7, new Usage(0, 0, 0)))) {
+      frames.add(new TurnFrame(frames.size() + 1, "s1", "t2", "trace-2", event));
+    }
+
+    assertThat(all(frames, new SupportFrames())).containsExactly(
+        new SupportFrames.Delta("Connecting you", false),
+        new SupportFrames.Done(true, new SupportAnswer("m2", null, List.of(), true, "user_requested", 7)));
+    assertThat(all(completedTurn(), new SupportFrames()).getLast())
+        .isEqualTo(new SupportFrames.Done(true, new SupportAnswer("m1", 0.8,
             List.of(new SupportAnswer.Source("c-1", "story.md", "The hero")), false, null, 40)));
   }
 

@@ -4,6 +4,7 @@ import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.chunk.ChunkEnricher;
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import dev.colloquy.ingestion.parse.DocumentType;
 import dev.colloquy.ingestion.store.EmbeddedChunk;
 import dev.colloquy.ingestion.store.VectorStore;
@@ -118,6 +119,16 @@ public final class KnowledgeService {
   /** The tenant's active documents (every upload still in flight, ready or failed; no deleted or replaced ones), newest first. */
   public List<KnowledgeDocument> list(String tenantId) {
     return documents.listActive(tenantId);
+  }
+
+  /**
+   * The passage a citation names: the chunk at {@code chunkIndex} of one of the tenant's documents,
+   * while that document is searchable. Once it is deleted or replaced by a newer version its passages
+   * are gone, as they are from search.
+   */
+  public Optional<KnowledgeChunk> passage(String tenantId, String documentId, int chunkIndex) {
+    return documents.find(tenantId, documentId).filter(KnowledgeDocument::searchable)
+        .flatMap(document -> vectors.searchableChunk(tenantId, documentId, chunkIndex));
   }
 
   /** Hides the document at once and removes its chunks in the background; false when there is no such active document. */

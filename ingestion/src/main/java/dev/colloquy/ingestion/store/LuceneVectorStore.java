@@ -207,6 +207,38 @@ public final class LuceneVectorStore implements VectorStore {
     return search(index.get(), bm25, limit, false);
   }
 
+  /**
+   * Reads the document's searchable chunks until the one at {@code chunkIndex}: the index has no
+   * field for a chunk's position, and a document has at most a few thousand chunks.
+   */
+  @Override
+  public Optional<KnowledgeChunk> searchableChunk(String tenantId, String documentId, int chunkIndex) {
+    return existingIndex(tenantId).flatMap(index -> {
+      Query ofDocument = new BooleanQuery.Builder()
+          .add(searchable(tenantId), Occur.FILTER)
+          .add(new TermQuery(new Term(DOCUMENT_ID, documentId)), Occur.FILTER)
+          .build();
+      try {
+        IndexSearcher searcher = index.searchers.acquire();
+        try {
+          TopDocs all = searcher.search(ofDocument, Math.max(1, searcher.count(ofDocument)));
+          for (ScoreDoc hit : all.scoreDocs) {
+            Document stored = searcher.storedFields().document(hit.doc, Set.of(PAYLOAD));
+            KnowledgeChunk chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes);
+            if (chunk.chunkIndex() == chunkIndex && chunk.tenantId().equals(tenantId)) {
+              return Optional.of(chunk.withLatestVersion(true));
+            }
+          }
+          return Optional.empty();
+        } finally {
+          index.searchers.release(searcher);
+        }
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
+    });
+  }
+
   @Override
   public long searchableCount(String tenantId) {
     return existingIndex(tenantId).map(index -> {

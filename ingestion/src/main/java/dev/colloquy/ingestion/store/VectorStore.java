@@ -1,7 +1,9 @@
 package dev.colloquy.ingestion.store;
 
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where chunks and their vectors live. Every operation is scoped to one tenant and every search
@@ -34,6 +36,13 @@ public interface VectorStore extends AutoCloseable {
 
   /** Best BM25 matches of {@code query} over chunk text and section heading, best first. */
   List<ScoredChunk> searchText(String tenantId, String query, int limit);
+
+  /**
+   * The chunk at {@code chunkIndex} of a published document of the tenant (the passage a citation
+   * names), or empty when there is none: another tenant's, an unpublished or a retired document's,
+   * or an index the document does not have.
+   */
+  Optional<KnowledgeChunk> searchableChunk(String tenantId, String documentId, int chunkIndex);
 
   /** How many chunks of a document are stored, searchable or not. */
   int count(String tenantId, String documentId);

@@ -13,6 +13,7 @@ import dev.colloquy.ingestion.IngestionException.Code;
 import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.chunk.Enrichment;
+import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import dev.colloquy.ingestion.parse.Fixtures;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
 import dev.colloquy.ingestion.store.EmbeddedChunk;
@@ -91,6 +92,27 @@ class KnowledgeServiceTest {
           assertThat(passage.section()).isEqualTo("Returns");
         });
     assertThat(service.status("globex", ready.id())).isEmpty();
+  }
+
+  @Test
+  void aCitedPassageIsReadWhileItsDocumentIsSearchable() throws Exception {
+    KnowledgeService service = service(model, Optional.empty());
+    KnowledgeDocument v1 = done(service.ingest(TENANT, "returns.md", utf8(RETURNS_V1)));
+
+    assertThat(service.passage(TENANT, v1.id(), 1)).get().satisfies(chunk -> {
+      assertThat(chunk.sectionHeading()).isEqualTo("Shipping");
+      assertThat(chunk.text()).contains("Parcels leave our warehouse within two working days.");
+      assertThat(chunk.fileName()).isEqualTo("returns.md");
+    });
+    assertThat(service.passage(TENANT, v1.id(), 2)).isEmpty();
+    assertThat(service.passage("globex", v1.id(), 1)).isEmpty();
+
+    KnowledgeDocument v2 = done(service.ingest(TENANT, "returns.md", utf8(RETURNS_V2)));
+    assertThat(service.passage(TENANT, v1.id(), 0)).as("a replaced version's").isEmpty();
+    assertThat(service.passage(TENANT, v2.id(), 0)).get().extracting(KnowledgeChunk::text).asString().contains("60 days");
+
+    assertThat(service.delete(TENANT, v2.id())).isTrue();
+    assertThat(service.passage(TENANT, v2.id(), 0)).as("a deleted document's, at once").isEmpty();
   }
 
   @Test
@@ -293,6 +315,12 @@ class KnowledgeServiceTest {
     @Override
     public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
       return inner.searchText(tenantId, query, limit);
+    }
+
+    @Override
+    public Optional<KnowledgeChunk> searchableChunk(String tenantId,
+        String documentId, int chunkIndex) {
+      return inner.searchableChunk(tenantId, documentId, chunkIndex);
     }
 
     @Override

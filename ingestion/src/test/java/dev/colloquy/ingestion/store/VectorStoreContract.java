@@ -163,6 +163,33 @@ public abstract class VectorStoreContract {
   }
 
   @Test
+  void aCitedPassageIsFoundByItsDocumentAndPositionOnlyWhileSearchable() {
+    List<EmbeddedChunk> manyChunks = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      manyChunks.add(embedded(chunk("acme", "doc-1", i, "Passage number " + i + " of the handbook", "Part " + i / 100), X, Y, Z));
+    }
+    store().upsert("acme", manyChunks);
+    store().upsert("acme", List.of(embedded(chunk("acme", "draft", 0, "An unpublished draft", "Drafts"), X, Y, Z)));
+    store().upsert("globex", List.of(embedded(chunk("globex", "doc-1", 7, "Globex's own passage", "Globex"), X, Y, Z)));
+    store().publish("acme", "doc-1", List.of());
+    store().publish("globex", "doc-1", List.of());
+
+    assertThat(store().searchableChunk("acme", "doc-1", 7)).hasValue(manyChunks.get(7).chunk().withLatestVersion(true));
+    assertThat(store().searchableChunk("acme", "doc-1", 299).map(KnowledgeChunk::text)).hasValue("Passage number 299 of the handbook");
+    assertThat(store().searchableChunk("acme", "doc-1", 300)).isEmpty();
+    assertThat(store().searchableChunk("acme", "doc-1", -1)).isEmpty();
+    assertThat(store().searchableChunk("acme", "draft", 0)).as("an unpublished document's").isEmpty();
+    assertThat(store().searchableChunk("acme", "doc-2", 0)).isEmpty();
+    assertThat(store().searchableChunk("globex", "doc-1", 7).map(KnowledgeChunk::text)).hasValue("Globex's own passage");
+    assertThat(store().searchableChunk("globex", "doc-1", 8)).as("not acme's chunk of the same document id").isEmpty();
+    assertThat(store().searchableChunk("initech", "doc-1", 7)).isEmpty();
+
+    store().unpublish("acme", "doc-1");
+
+    assertThat(store().searchableChunk("acme", "doc-1", 7)).as("a deleted document's").isEmpty();
+  }
+
+  @Test
   void theWholePayloadRoundTrips() {
     KnowledgeChunk chunk = chunk("acme", "doc-1", 7, "| Plan | Price |\n|---|---|\n| Basic | 5 |", "Plans");
     store().upsert("acme", List.of(embedded(chunk, X, Y, Z)));

@@ -28,19 +28,26 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
   }
 
   @Override
-  public CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status, int limit,
-      Optional<SessionCursor> after) {
+  public CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status,
+      Optional<String> titleContains, int limit, Optional<SessionCursor> after) {
     List<String> statuses = status.map(List::of).orElse(STATUSES);
-    return CompletableFuture.supplyAsync(() -> page(tenantId, userId, statuses, limit, after), executor);
+    return CompletableFuture.supplyAsync(() -> page(tenantId, userId, statuses, titleContains, limit, after), executor);
   }
 
-  private SessionPage page(String tenantId, Optional<String> userId, List<String> statuses, int limit,
-      Optional<SessionCursor> after) {
+  /**
+   * The title filter is {@code strpos} over lower-cased text rather than {@code ILIKE}, so that a
+   * {@code %} or {@code _} the user typed is matched as itself, with nothing to escape. It lower-cases
+   * with ICU's root collation, not the database's locale: a database created with the C locale would
+   * lower only ASCII letters, and "ÉTÉ" would not find "été".
+   */
+  private SessionPage page(String tenantId, Optional<String> userId, List<String> statuses,
+      Optional<String> titleContains, int limit, Optional<SessionCursor> after) {
     String sql = """
         SELECT session_id, status, title, created_at, last_activity_at, closed_at, close_reason, turn_count,
           prompt_tokens, completion_tokens, cost_usd
         FROM sessions WHERE tenant_id = ? AND status = ANY (?)"""
         + (userId.isPresent() ? " AND user_id = ?" : "")
+        + (titleContains.isPresent() ? " AND strpos(lower(title COLLATE \"und-x-icu\"), lower(? COLLATE \"und-x-icu\")) > 0" : "")
         + (after.isPresent() ? " AND (last_activity_at, session_id) < (?, ?)" : "")
         + " ORDER BY last_activity_at DESC, session_id DESC LIMIT ?";
     try (Connection connection = dataSource.getConnection();
@@ -50,6 +57,9 @@ public final class JdbcSessionListing implements SessionListing, IdleSessions {
       query.setArray(i++, connection.createArrayOf("text", statuses.toArray()));
       if (userId.isPresent()) {
         query.setString(i++, userId.get());
+      }
+      if (titleContains.isPresent()) {
+        query.setString(i++, titleContains.get());
       }
       if (after.isPresent()) {
         query.setObject(i++, after.get().lastActivityAt().atOffset(ZoneOffset.UTC));

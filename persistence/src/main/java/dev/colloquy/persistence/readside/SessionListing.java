@@ -12,7 +12,10 @@ public interface SessionListing {
   /**
    * @param userId the user whose sessions to list; empty lists every session of the tenant
    * @param status {@code open} or {@code closed}; empty lists both (never deleted sessions)
-   * @param after the cursor of the previous page, if any
+   * @param titleContains lists only sessions whose title contains it, ignoring case (taken literally:
+   *     no wildcards); empty lists every title and untitled sessions
+   * @param after the cursor of the previous page, if any (of a page listed with the same filters)
    */
-  CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status, int limit, Optional<SessionCursor> after);
+  CompletionStage<SessionPage> list(String tenantId, Optional<String> userId, Optional<String> status,
+      Optional<String> titleContains, int limit, Optional<SessionCursor> after);
 }

@@ -46,6 +46,9 @@ import io.qdrant.client.grpc.Points.PointsSelector;
 import io.qdrant.client.grpc.Points.PointsUpdateOperation;
 import io.qdrant.client.grpc.Points.PointsUpdateOperation.SetPayload;
 import io.qdrant.client.grpc.Points.QueryPoints;
+import io.qdrant.client.grpc.Points.RetrievedPoint;
+import io.qdrant.client.grpc.Points.ScrollPoints;
+import io.qdrant.client.grpc.Points.ScrollResponse;
 import io.qdrant.client.grpc.Points.ScoredPoint;
 import io.qdrant.client.grpc.Points.UpdateBatchPoints;
 import io.qdrant.client.grpc.Points.UpsertPoints;
@@ -59,6 +62,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -111,6 +115,7 @@ public final class QdrantVectorStore implements VectorStore {
 
   static final String SPARSE_VECTOR = "bm25";
   private static final int UPSERT_BATCH = 128;
+  private static final int SCROLL_PAGE = 128;
   private static final List<String> NOT_RETURNED = List.of(Field.TEXT.payloadKey(), Field.SECTION.payloadKey());
 
   private final QdrantClient client;
@@ -239,6 +244,31 @@ public final class QdrantVectorStore implements VectorStore {
       return List.of();
     }
     return search(QueryPoints.newBuilder().setQuery(nearest(weights.values(), weights.indices())).setUsing(SPARSE_VECTOR), tenantId, limit);
+  }
+
+  /**
+   * Scrolls through the document's searchable points until the one at {@code chunkIndex}: a filter on
+   * the chunk's position would need a payload index that collections made before it lack.
+   */
+  @Override
+  public Optional<KnowledgeChunk> searchableChunk(String tenantId, String documentId, int chunkIndex) {
+    ScrollPoints.Builder page = ScrollPoints.newBuilder().setCollectionName(collection)
+        .setFilter(ofTenant(tenantId, match(ChunkPayload.LATEST, true), matchKeyword(ChunkPayload.DOCUMENT_ID, documentId)))
+        .setLimit(SCROLL_PAGE)
+        .setWithPayload(exclude(NOT_RETURNED));
+    while (true) {
+      ScrollResponse scrolled = await(client.scrollAsync(page.build()));
+      for (RetrievedPoint point : scrolled.getResultList()) {
+        KnowledgeChunk chunk = ChunkPayload.chunk(point.getPayloadMap());
+        if (chunk.chunkIndex() == chunkIndex && tenantId.equals(chunk.tenantId())) {
+          return Optional.of(chunk.withLatestVersion(true));
+        }
+      }
+      if (!scrolled.hasNextPageOffset()) {
+        return Optional.empty();
+      }
+      page.setOffset(scrolled.getNextPageOffset());
+    }
   }
 
   @Override

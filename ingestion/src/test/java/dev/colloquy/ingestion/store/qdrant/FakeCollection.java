@@ -27,7 +27,10 @@ import io.qdrant.client.grpc.Points.FieldType;
 import io.qdrant.client.grpc.Points.PointStruct;
 import io.qdrant.client.grpc.Points.PointsSelector;
 import io.qdrant.client.grpc.Points.QueryPoints;
+import io.qdrant.client.grpc.Points.RetrievedPoint;
 import io.qdrant.client.grpc.Points.ScoredPoint;
+import io.qdrant.client.grpc.Points.ScrollPoints;
+import io.qdrant.client.grpc.Points.ScrollResponse;
 import io.qdrant.client.grpc.Points.SparseVector;
 import io.qdrant.client.grpc.Points.Vector;
 import io.qdrant.client.grpc.Points.VectorInput;
@@ -199,6 +202,43 @@ final class FakeCollection {
         .toList();
   }
 
+  /**
+   * The points the filter accepts in Qdrant's scroll order (numeric ids, then UUIDs, each ascending),
+   * from {@code offset} on (inclusive), a page of {@code limit} (10 when absent) with the id of the next
+   * point as the next page's offset.
+   */
+  synchronized ScrollResponse scroll(ScrollPoints request) {
+    if (request.hasOrderBy() || request.hasShardKeySelector()) {
+      throw unimplemented("scroll ordered by a payload field or by shard keys");
+    }
+    if (request.hasWithVectors() && request.getWithVectors().getEnable()) {
+      throw unimplemented("returning vectors");
+    }
+    Predicate<StoredPoint> accepted = request.hasFilter() ? predicate(request.getFilter()) : point -> true;
+    List<StoredPoint> ordered = points.values().stream().filter(accepted).sorted(SCROLL_ORDER).toList();
+    int from = 0;
+    if (request.hasOffset()) {
+      StoredPoint start = new StoredPoint(normalized(request.getOffset()), Map.of(), Map.of(), Map.of());
+      while (from < ordered.size() && SCROLL_ORDER.compare(ordered.get(from), start) < 0) {
+        from++;
+      }
+    }
+    int limit = request.hasLimit() ? request.getLimit() : 10;
+    ScrollResponse.Builder page = ScrollResponse.newBuilder();
+    WithPayloadSelector selector = request.getWithPayload();
+    ordered.stream().skip(from).limit(limit).forEach(point ->
+        page.addResult(RetrievedPoint.newBuilder().setId(point.id()).putAllPayload(payload(point, selector))));
+    if (from + limit < ordered.size()) {
+      page.setNextPageOffset(ordered.get(from + limit).id());
+    }
+    return page.build();
+  }
+
+  private static final Comparator<StoredPoint> SCROLL_ORDER = Comparator
+      .comparing((StoredPoint point) -> point.id().hasNum() ? 0 : 1)
+      .thenComparing(point -> point.id().getNum(), Long::compareUnsigned)
+      .thenComparing(point -> point.id().getUuid());
+
   private StoredPoint parse(PointStruct struct) {
     if (!struct.getVectors().hasVectors()) {
       throw invalid("Wrong input: Not existing vector name error: ");
@@ -330,7 +370,11 @@ final class FakeCollection {
   }
 
   private static ScoredPoint scoredPoint(StoredPoint point, double score, WithPayloadSelector selector) {
-    Map<String, Value> payload = switch (selector.getSelectorOptionsCase()) {
+    return ScoredPoint.newBuilder().setId(point.id()).putAllPayload(payload(point, selector)).setScore((float) score).setVersion(1).build();
+  }
+
+  private static Map<String, Value> payload(StoredPoint point, WithPayloadSelector selector) {
+    return switch (selector.getSelectorOptionsCase()) {
       case ENABLE -> selector.getEnable() ? point.payload() : Map.of();
       case INCLUDE -> {
         Map<String, Value> included = new LinkedHashMap<>(point.payload());
@@ -344,7 +388,6 @@ final class FakeCollection {
       }
       case SELECTOROPTIONS_NOT_SET -> Map.of();
     };
-    return ScoredPoint.newBuilder().setId(point.id()).putAllPayload(payload).setScore((float) score).setVersion(1).build();
   }
 
   private static boolean overlaps(Map<Integer, Float> query, Map<Integer, Float> stored) {

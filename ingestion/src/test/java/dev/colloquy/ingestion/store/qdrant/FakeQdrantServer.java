@@ -27,6 +27,8 @@ import io.qdrant.client.grpc.Points.PointsOperationResponse;
 import io.qdrant.client.grpc.Points.PointsUpdateOperation;
 import io.qdrant.client.grpc.Points.QueryPoints;
 import io.qdrant.client.grpc.Points.QueryResponse;
+import io.qdrant.client.grpc.Points.ScrollPoints;
+import io.qdrant.client.grpc.Points.ScrollResponse;
 import io.qdrant.client.grpc.Points.SetPayloadPoints;
 import io.qdrant.client.grpc.Points.UpdateBatchPoints;
 import io.qdrant.client.grpc.Points.UpdateBatchResponse;
@@ -60,7 +62,8 @@ import java.util.function.Supplier;
  *   <li>{@code qdrant.Collections/CollectionExists}, {@code Create}, {@code Get};
  *   <li>{@code qdrant.Points/CreateFieldIndex}, {@code Upsert}, {@code UpdateBatch} (upsert, set payload
  *       and delete operations), {@code SetPayload}, {@code Delete}, {@code Count}, {@code Query} (nearest by
- *       a named dense vector, cosine, or a named sparse vector, dot product over shared indices).
+ *       a named dense vector, cosine, or a named sparse vector, dot product over shared indices),
+ *       {@code Scroll} (by id, with a filter and an offset).
  * </ul>
  * Filters support {@code must}/{@code should}/{@code must_not}/{@code min_should}, nested filters,
  * {@code has_id}, and matches on keyword, keywords, integer(s) and bool, with array payloads matching
@@ -267,6 +270,11 @@ final class FakeQdrantServer implements AutoCloseable {
     @Override
     public void query(QueryPoints request, StreamObserver<QueryResponse> response) {
       answer(response, () -> QueryResponse.newBuilder().addAllResult(collection(request.getCollectionName()).query(request)).build());
+    }
+
+    @Override
+    public void scroll(ScrollPoints request, StreamObserver<ScrollResponse> response) {
+      answer(response, () -> collection(request.getCollectionName()).scroll(request));
     }
 
     private void apply(FakeCollection collection, PointsUpdateOperation operation) {
