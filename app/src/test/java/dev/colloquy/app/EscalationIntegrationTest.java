@@ -188,6 +188,44 @@ class EscalationIntegrationTest {
         .containsExactly("CONVERSATIONAL", "CONVERSATIONAL");
   }
 
+  /** The Support agent dialect (seed 004 §5.3) carries the decision in its own escalation fields. */
+  @Test
+  void theSupportContractsMessageSaysWhenItsTurnHandedTheSessionToAHuman() throws Exception {
+    Tenant tenant = tenant(config(receiver.url(), ""));
+    String base = app.colloquy().baseUrl();
+    String answeredSession = supportSession(tenant, "customer-50");
+    Credentialed.Reply answered = Credentialed.send(base, "POST", "/v1/chat/message",
+        "{\"session_id\": \"" + answeredSession + "\", \"message\": \"I want to talk to a human\"}",
+        "X-API-Key", tenant.key());
+    assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    assertThat(answered.json().path("escalation_required").asBoolean()).as(answered.body()).isTrue();
+    assertThat(answered.json().path("escalation_reason").asText()).isEqualTo("user_requested");
+    assertThat(status(tenant, answeredSession)).isEqualTo("escalated");
+
+    Credentialed.Reply forwarded = Credentialed.send(base, "POST", "/v1/chat/message",
+        "{\"session_id\": \"" + answeredSession + "\", \"message\": \"Hello?\"}", "X-API-Key", tenant.key());
+    assertThat(forwarded.json().path("escalation_required").asBoolean()).as("already with a human: " + forwarded.body())
+        .isFalse();
+    assertThat(forwarded.json().path("escalation_reason").isNull()).isTrue();
+
+    String streamedSession = supportSession(tenant, "customer-51");
+    List<SseEvent> events;
+    try (SseClient stream = SeedStreams.post(base, "/v1/chat/message", "{\"session_id\": \"" + streamedSession
+        + "\", \"message\": \"I want to talk to a human\", \"stream\": true}", "X-API-Key", tenant.key())) {
+      events = stream.readToEnd(WAIT);
+    }
+    JsonNode metadata = events.getLast().json().path("metadata");
+    assertThat(metadata.path("escalation_required").asBoolean()).as(metadata.toString()).isTrue();
+    assertThat(metadata.path("escalation_reason").asText()).isEqualTo("user_requested");
+  }
+
+  private static String supportSession(Tenant tenant, String externalUserId) throws Exception {
+    Credentialed.Reply started = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/session/start",
+        "{\"external_user_id\": \"" + externalUserId + "\"}", "X-API-Key", tenant.key());
+    assertThat(started.status()).as(started.body()).isEqualTo(200);
+    return started.json().path("session_id").asText();
+  }
+
   @Test
   void anOutOfScopeMessageGetsTheRedirectAndTheReadTablesKeepEachTurnsIntent() throws Exception {
     Tenant tenant = tenant(config(receiver.url(),

@@ -309,6 +309,51 @@ class WritingRoomIntegrationTest {
     assertThat(events).extracting(SseEvent::event).doesNotContain("done");
   }
 
+  /**
+   * Seed 000's service reads the chat's narrative state before each turn and hands it to the model
+   * beside the history: the model's request for the second turn carries the state the first one left,
+   * as data between tags; the first turn, with no state yet, carries none.
+   */
+  @Test
+  void theModelReadsTheChatsNarrativeStateFromTheSecondTurnOn() throws Exception {
+    String chatId = newChat("carol");
+    String first = "What does PurpleFrog fear? " + chatId;
+    String second = "And why does the lake frighten her? " + chatId;
+    try (SseClient stream = stream("carol", turn(chatId, first))) {
+      assertThat(names(stream.readToEnd(WAIT))).endsWith("done");
+    }
+    JsonNode afterFirst = as("carol").session(chatId).path("narrative_state");
+    try (SseClient stream = stream("carol", turn(chatId, second))) {
+      assertThat(names(stream.readToEnd(WAIT))).endsWith("done");
+    }
+
+    assertThat(storyMessages(modelRequestAnswering(first))).isEmpty();
+    List<String> story = storyMessages(modelRequestAnswering(second));
+    assertThat(story).hasSize(1);
+    String text = story.getFirst();
+    assertThat(text).contains("not instructions").endsWith("\n</data>");
+    JsonNode state = Api.JSON.readTree(text.substring(text.indexOf("<data>\n") + 7, text.lastIndexOf("\n</data>")));
+    assertThat(state).isEqualTo(afterFirst);
+    assertThat(state.path("completed_turns").asInt()).isEqualTo(1);
+    assertThat(state.path("cited_sources").toString()).contains("purplefrog.md");
+  }
+
+  /** The model call that answered {@code message} (its last message), not the agent's own calls. */
+  private static JsonNode modelRequestAnswering(String message) {
+    return app.mock().stats().chatRequests().stream()
+        .filter(request -> request.path("messages").get(request.path("messages").size() - 1).path("content").asText()
+            .equals(message))
+        .filter(request -> request.path("messages").get(0).path("content").asText()
+            .startsWith("You are " + CHARACTER + ","))
+        .reduce((a, b) -> b).orElseThrow(() -> new AssertionError("the model was not asked: " + message));
+  }
+
+  private static List<String> storyMessages(JsonNode request) {
+    return request.path("messages").valueStream()
+        .filter(m -> m.path("role").asText().equals("system") && m.path("content").asText().contains("<data>"))
+        .map(m -> m.path("content").asText()).toList();
+  }
+
   @Test
   void browsersFromTheOriginsOfAppCorsOriginsAreLetIn() throws Exception {
     String origin = "https://writing-room-git-main.vercel.app";

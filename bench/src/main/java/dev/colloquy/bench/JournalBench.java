@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -29,7 +31,10 @@ import picocli.CommandLine.Option;
  * PostgreSQL journal, each persisting one event at a time (the session entity's own
  * {@code TurnAccepted}, serialized as in production) and the next as soon as the journal confirms
  * the last. Latency is from the persist call to the confirmation, which includes waiting for the
- * journal's batch; events/s counts the confirmations in the measured window after a warm-up.
+ * journal's batch; events/s counts the confirmations in the measured window after a warm-up. The
+ * warm-up lasts until every writer has had a write confirmed, however long the given time: on a
+ * loaded machine the writers' recovery and first writes once outlasted it, and the measured window
+ * counted nothing.
  */
 @Command(name = "journal", mixinStandardHelpOptions = true,
     description = "Events/s and write latency of W concurrent persistent writers on the PostgreSQL journal; prints Markdown.")
@@ -80,8 +85,10 @@ final class JournalBench implements Callable<Integer> {
     return 0;
   }
 
+  private static final Duration FIRST_WRITES_TIMEOUT = Duration.ofMinutes(2);
+
   static Result measure(Colloquy colloquy, int writers, Duration warmUp, Duration measured) throws Exception {
-    Meter meter = new Meter();
+    Meter meter = new Meter(writers);
     String run = UUID.randomUUID().toString();
     for (int i = 0; i < writers; i++) {
       ActorRef<Writer.Write> writer = colloquy.system().systemActorOf(
@@ -90,6 +97,11 @@ final class JournalBench implements Callable<Integer> {
       writer.tell(new Writer.Write());
     }
     Thread.sleep(warmUp.toMillis()); // a benchmark's warm-up: the writers run on their own meanwhile
+    if (!meter.firstWrites.await(FIRST_WRITES_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      meter.running.set(false);
+      throw new IllegalStateException(meter.firstWrites.getCount() + " of " + writers
+          + " writers had no write confirmed within " + FIRST_WRITES_TIMEOUT.toSeconds() + " s");
+    }
     meter.measuring.set(true);
     long started = System.nanoTime();
     Thread.sleep(measured.toMillis());
@@ -145,6 +157,12 @@ final class JournalBench implements Callable<Integer> {
     final AtomicBoolean measuring = new AtomicBoolean();
     final LongAdder events = new LongAdder();
     final ConcurrentHistogram micros = new ConcurrentHistogram(3);
+    /** Counted down once by each writer, at its first confirmed write. */
+    final CountDownLatch firstWrites;
+
+    Meter(int writers) {
+      firstWrites = new CountDownLatch(writers);
+    }
 
     void written(long nanos) {
       if (measuring.get()) {
@@ -165,6 +183,7 @@ final class JournalBench implements Callable<Integer> {
     private final ActorRef<Write> self;
     private final String tag;
     private final Meter meter;
+    private boolean confirmedOnce;
 
     private Writer(PersistenceId persistenceId, ActorRef<Write> self, String tag, Meter meter) {
       super(persistenceId);
@@ -193,6 +212,10 @@ final class JournalBench implements Callable<Integer> {
         long started = System.nanoTime();
         return Effect().persist(event()).thenRun(after -> {
           meter.written(System.nanoTime() - started);
+          if (!confirmedOnce) {
+            confirmedOnce = true;
+            meter.firstWrites.countDown();
+          }
           if (meter.running.get()) {
             self.tell(new Write());
           }

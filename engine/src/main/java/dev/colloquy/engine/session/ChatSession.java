@@ -590,7 +590,7 @@ public final class ChatSession
   private void startTurn(SessionState state, TurnRecord turn) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
         state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
-        state.completedTurns(), state.handedOff());
+        state.completedTurns(), state.handedOff(), state.storyState());
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
         TurnSupervisor.create(plan, transcriptOf(turn), services, turnEnded), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));

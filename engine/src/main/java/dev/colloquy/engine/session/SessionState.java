@@ -123,6 +123,15 @@ public record SessionState(
     return totals.completedTurns();
   }
 
+  /**
+   * The narrative state a turn's model reads: a Writing Room chat's story so far, as its seed hands the
+   * supervisor the chat's state beside its history; null for other sessions, whose narrative state is
+   * kept for their clients only, and for a chat before its first completed turn.
+   */
+  public JsonNode storyState() {
+    return characterId == null || narrativeState == null || narrativeState.isEmpty() ? null : narrativeState;
+  }
+
   public Optional<TurnRecord> turn(String turnId) {
     return turns.stream().filter(turn -> turn.turnId().equals(turnId)).findFirst();
   }

@@ -6,6 +6,7 @@ import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds the messages a model run receives, keeping three kinds of text apart:
@@ -14,7 +15,8 @@ import java.util.List;
  *       persona and system prompt (its configuration, set by its operator);</li>
  *   <li>untrusted data, in a message of its own just before the question ({@link UntrustedData}):
  *       retrieved passages with their file names and headings, the persona a client chose, what is
- *       remembered about the user and the context the tenant's backend set for them;</li>
+ *       remembered about the user and the context the tenant's backend set for them; and a Writing
+ *       Room chat's story state, escaped between data tags after the instructions ({@link StoryStateMessage});</li>
  *   <li>the conversation: the history that fits, then the question.</li>
  * </ul>
  * Nothing a document or a client sends can change the system message. The history is what fits:
@@ -42,10 +44,12 @@ final class Prompt {
     UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
     List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
+    Optional<ChatMessage> story = StoryStateMessage.of(plan.narrativeState());
     long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)
-        - context.stream().mapToLong(Prompt::tokens).sum();
+        - context.stream().mapToLong(Prompt::tokens).sum() - story.map(Prompt::tokens).orElse(0L);
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
+    story.ifPresent(messages::add);
     messages.addAll(fitting(plan.history(), budget));
     messages.addAll(context);
     messages.add(question);

@@ -90,7 +90,7 @@ class AgentTurnTest {
     Transcript transcript = new Transcript("s1", turnId, "trace", runs);
     TranscriptReader reader = TranscriptReader.read(testKit, transcript, 0);
     TurnPlan plan = new TurnPlan("s1", "clinic", turnId, "trace", message, null, List.of(), runs, "u1", priorTurns,
-        handoff);
+        handoff, null);
     ActorRef<TurnSupervisor.Command> supervisor =
         testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
     TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * What the Support agent contract says about an answered message besides its text: the retrieval's
  * confidence, the sources with their chunk ids, whether it needs a human, and how long it took. A
- * turn needs a human when the engine's escalation rules handed its session to one: the turn's
- * {@code Escalated} frame gives the reason.
+ * message needs a human when the agent's escalation rules handed the session to one in this turn
+ * ({@code escalation_reason} is then the rule's name, {@code low_retrieval_confidence}, …).
  */
 record SupportAnswer(String messageId, Double confidence, List<Source> sources, boolean escalationRequired,
     String escalationReason, long latencyMs) {
@@ -22,7 +22,7 @@ record SupportAnswer(String messageId, Double confidence, List<Source> sources, 
     }
   }
 
-  /** What the frames before the turn's end said (its retrieval and escalation, if any), and how it completed. */
+  /** What the frames before the turn's end said (its retrieval, its escalation), and how it completed. */
   static SupportAnswer of(StreamEvent.Retrieved retrieved, StreamEvent.Escalated escalated,
       TurnEnding.Completed completed) {
     return new SupportAnswer(completed.messageId(), retrieved == null ? null : retrieved.confidence(),
@@ -30,15 +30,12 @@ record SupportAnswer(String messageId, Double confidence, List<Source> sources, 
         escalated == null ? null : escalated.reason().wireName(), completed.latencyMs());
   }
 
-  /** The retrieval among a turn's frames, if it had one. */
-  static StreamEvent.Retrieved retrieval(List<TurnFrame> frames) {
-    return frames.stream().map(TurnFrame::event).filter(StreamEvent.Retrieved.class::isInstance)
-        .map(StreamEvent.Retrieved.class::cast).findFirst().orElse(null);
+  /** The answer a completed turn's frames make. */
+  static SupportAnswer of(List<TurnFrame> frames, TurnEnding.Completed completed) {
+    return of(first(frames, StreamEvent.Retrieved.class), first(frames, StreamEvent.Escalated.class), completed);
   }
 
-  /** The escalation among a turn's frames, if the turn handed its session to a human. */
-  static StreamEvent.Escalated escalation(List<TurnFrame> frames) {
-    return frames.stream().map(TurnFrame::event).filter(StreamEvent.Escalated.class::isInstance)
-        .map(StreamEvent.Escalated.class::cast).findFirst().orElse(null);
+  private static <T> T first(List<TurnFrame> frames, Class<T> type) {
+    return frames.stream().map(TurnFrame::event).filter(type::isInstance).map(type::cast).findFirst().orElse(null);
   }
 }

@@ -40,11 +40,10 @@ final class SupportFrames implements TurnFrames.Translator<Object> {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.RunCompleted run -> List.of();
       case StreamEvent.RunFailed run -> List.of();
-      // The agent's decisions have no frame of their own in this seed's contract: an escalation is
-      // told by the last frame's escalation_required and escalation_reason.
+      // The agent's decisions have no frame in this seed's contract; an escalation shows in the metadata.
       case StreamEvent.IntentRouted routed -> List.of();
-      case StreamEvent.Escalated handedOver -> {
-        escalated = handedOver;
+      case StreamEvent.Escalated handed -> {
+        escalated = handed;
         yield List.of();
       }
       case TurnEnding.Completed completed -> List.of(new Done(true, SupportAnswer.of(retrieved, escalated, completed)));

@@ -156,8 +156,7 @@ public final class SupportRoutes extends AllDirectives {
     TurnEnding ending = frames.isEmpty() ? null : frames.getLast().event() instanceof TurnEnding end ? end : null;
     return switch (ending) {
       case TurnEnding.Completed completed ->
-          ok(MessageReply.toApi(completed,
-              SupportAnswer.of(SupportAnswer.retrieval(frames), SupportAnswer.escalation(frames), completed)));
+          ok(MessageReply.toApi(completed, SupportAnswer.of(frames, completed)));
       case TurnEnding.Failed failed -> throw new DialectRefusal(StatusCodes.BAD_GATEWAY, failed.code(), failed.message());
       case TurnEnding.Cancelled cancelled ->
           throw new DialectRefusal(ErrorCode.TURN_CANCELLED, "The turn was cancelled: " + cancelled.reason());
