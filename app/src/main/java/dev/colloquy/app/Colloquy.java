@@ -20,6 +20,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.IdleSessionReaper;
 import dev.colloquy.engine.tenant.ConfiguredAnswerBudgets;
+import dev.colloquy.engine.tenant.ConfiguredFailoverPolicy;
 import dev.colloquy.engine.tenant.ConfiguredIdleTimeouts;
 import dev.colloquy.engine.tenant.ConfiguredModelChoice;
 import dev.colloquy.engine.tenant.TenantConfig;
@@ -32,6 +33,7 @@ import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.OpenStreams;
+import dev.colloquy.http.RequestHeadTimeout;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
@@ -70,8 +72,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.server.Directives;
@@ -128,11 +128,13 @@ public final class Colloquy implements AutoCloseable {
       ModelCatalog models = models(settings.llm(), blocking);
       knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
           Knowledge.modelEnricher(settings.llm(), models));
+      knowledge.documents().resume();
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
           JournalConfig.forDatabase(database.connection())
-              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown())).withFallback(config));
-      joinCluster(system);
+              .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown()))
+              .withFallback(ClusterFormation.pekkoConfig(settings.cluster(), config)).withFallback(config));
       InFlight turns = new InFlight();
+      ClusterFormation.join(system, settings.cluster());
       InFlight streams = new InFlight();
       MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
       MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
@@ -142,6 +144,7 @@ public final class Colloquy implements AutoCloseable {
           new ConfiguredAnswerBudgets(system, settings.http().askTimeout(), settings.limits().maxTokens());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
           knowledge.search(), turns, operations.metrics(), !settings.production(), tenantSettings, tenantSettings,
+          new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal(),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
               settings.agent(), memories, blocking));
       ChatSession.init(system, services);
@@ -159,7 +162,7 @@ public final class Colloquy implements AutoCloseable {
         DevTenant.ensure(tenants, settings.storage().dataDir(), System.out);
       }
       KnowledgeRoutes knowledgeRoutes =
-          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion().maxUploadBytes(), blocking);
+          new KnowledgeRoutes(knowledge.documents(), settings.knowledge().ingestion(), blocking);
       TenantAdminRoutes adminRoutes = new TenantAdminRoutes(tenants, blocking);
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout(),
@@ -194,11 +197,14 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bind(new OpenStreams(streams).track(
-              Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))))
+          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams)
+              .track(Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))).flow(system),
+              settings.http().requestHeadTimeout()))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      // Ready for the management endpoint only from here: before, the API does not listen yet.
+      NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
       GracefulShutdown.register(system, turns, streams, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), models.ids(),
@@ -241,14 +247,6 @@ public final class Colloquy implements AutoCloseable {
       }
     }
     return e instanceof RuntimeException runtime ? runtime : new IllegalStateException("Colloquy did not start: " + Failures.describe(e), e);
-  }
-
-  /** Without configured seed nodes the node forms a cluster of its own. */
-  private static void joinCluster(ActorSystem<?> system) {
-    if (system.settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
-      Cluster cluster = Cluster.get(system);
-      cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    }
   }
 
   /**

@@ -15,10 +15,14 @@ import dev.colloquy.ingestion.documents.JdbcDocumentStore;
 import dev.colloquy.ingestion.documents.KnowledgeService;
 import dev.colloquy.ingestion.embed.MiniLmEmbeddingModel;
 import dev.colloquy.ingestion.embed.OpenAiCompatibleEmbeddingModel;
+import dev.colloquy.ingestion.parse.ParserProcesses;
 import dev.colloquy.ingestion.search.HybridKnowledgeBase;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
 import dev.colloquy.ingestion.store.VectorStore;
 import dev.colloquy.ingestion.store.qdrant.QdrantVectorStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,11 +49,12 @@ public final class Knowledge implements AutoCloseable {
   private final KnowledgeService documents;
   private final ExecutorService ingestion;
   private final ExecutorService searching;
+  private final ParserProcesses parsers;
   private final String embeddingModel;
   private final EmbeddingModel embeddings;
 
   private Knowledge(VectorStore store, HybridKnowledgeBase search, KnowledgeService documents,
-      ExecutorService ingestion, ExecutorService searching, EmbeddingModel embeddings) {
+      ExecutorService ingestion, ExecutorService searching, ParserProcesses parsers, EmbeddingModel embeddings) {
     this.embeddings = embeddings;
     this.embeddingModel = embeddings.name();
     this.store = store;
@@ -57,6 +62,7 @@ public final class Knowledge implements AutoCloseable {
     this.documents = documents;
     this.ingestion = ingestion;
     this.searching = searching;
+    this.parsers = parsers;
   }
 
   /**
@@ -70,13 +76,27 @@ public final class Knowledge implements AutoCloseable {
     ExecutorService ingestion = Executors.newFixedThreadPool(settings.ingestion().workers(), named("colloquy-ingest"));
     ExecutorService searching = Executors.newFixedThreadPool(
         Math.max(2, Runtime.getRuntime().availableProcessors()), named("colloquy-search"));
-    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), embeddings);
+    ParserProcesses parsers = new ParserProcesses(settings.ingestion());
+    IngestionPipeline pipeline = IngestionPipeline.create(settings.ingestion(), parsers, embeddings);
     KnowledgeService documents = new KnowledgeService(new JdbcDocumentStore(dataSource), store, pipeline,
-        modelEnricher, ingestion, Clock.systemUTC());
+        modelEnricher, ingestion, Clock.systemUTC(), uploads(dataDir));
     RetrievalSettings retrieval = RetrievalSettings.defaults();
     Optional<Reranker> reranker = settings.rerank().map(rerank -> new CohereReranker(rerank, retrieval.rerankCandidates()));
     HybridKnowledgeBase search = new HybridKnowledgeBase(store, embeddings, reranker, searching, retrieval);
-    return new Knowledge(store, search, documents, ingestion, searching, embeddings);
+    return new Knowledge(store, search, documents, ingestion, searching, parsers, embeddings);
+  }
+
+  /**
+   * Where uploads wait, under the data directory (never the heap); what a previous run left there is
+   * resumed or deleted by {@link KnowledgeService#resume}.
+   */
+  private static Path uploads(Path dataDir) {
+    Path uploads = dataDir.resolve("uploads");
+    try {
+      return Files.createDirectories(uploads);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot prepare the upload directory " + uploads, e);
+    }
   }
 
   /** With a chat model as the default model, chunk summaries and questions are rewritten by it after ingestion. */
@@ -140,6 +160,7 @@ public final class Knowledge implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    parsers.close();
     store.close();
   }
 }

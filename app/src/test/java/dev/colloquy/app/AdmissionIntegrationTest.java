@@ -29,9 +29,9 @@ class AdmissionIntegrationTest {
 
     long requestsBefore = app.mock().stats().requests();
     try (SseClient accepted = app.api().streamTurn(first, Api.turn("The first question"))) {
-      List<SseEvent> started = accepted.readUntil(event -> event.event().equals("turn.started"), Duration.ofSeconds(10));
+      List<SseEvent> started = accepted.readUntil(event -> event.event().equals("turn.started"), Duration.ofSeconds(30));
       // The accepted turn has asked the model, which takes 3 s to its first token: the one place is taken.
-      app.mock().stats().whenRequests(requestsBefore + 1).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      app.mock().stats().whenRequests(requestsBefore + 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
       Credentialed.Reply refused = Credentialed.send(app.colloquy().baseUrl(), "POST",
           "/v1/sessions/" + second + "/turns", Api.turn("The second question"), "Accept", "text/event-stream",

@@ -96,7 +96,12 @@ final class Api {
     return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());
   }
 
-  /** {@code POST /v1/knowledge/ingest} with the file as multipart form data. */
+  /**
+   * {@code POST /v1/knowledge/ingest} with the file as multipart form data. Like curl with a large body,
+   * it sends {@code Expect: 100-continue} and the body only once the server asks for it: an upload the
+   * server refuses at once (too large, too many at once) gets its answer, where a client still writing
+   * when the server answers and closes can lose it.
+   */
   Response upload(String fileName, byte[] content) throws Exception {
     String boundary = "b" + java.util.UUID.randomUUID();
     java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
@@ -106,6 +111,7 @@ final class Api {
     body.write(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     HttpResponse<String> response = http.send(authorized(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/knowledge/ingest")))
         .timeout(TIMEOUT)
+        .expectContinue(true)
         .header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
     return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), response.body());

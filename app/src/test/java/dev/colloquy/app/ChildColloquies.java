@@ -24,12 +24,17 @@ final class ChildColloquies implements AfterEachCallback, TestWatcher {
   private final List<Path> dataDirs = new ArrayList<>();
 
   ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env) throws Exception {
+    return start(dataDir, mock, env, "512m");
+  }
+
+  /** A child whose JVM heap is limited to {@code heap} ({@code -Xmx}). */
+  ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env, String heap) throws Exception {
     Path output = Files.createTempFile("colloquy-child-", ".log");
     outputs.add(output);
     if (!dataDirs.contains(dataDir)) {
       dataDirs.add(dataDir);
     }
-    ChildColloquy child = ChildColloquy.start(dataDir, mock, env, output);
+    ChildColloquy child = ChildColloquy.start(dataDir, mock, env, output, heap);
     children.add(child);
     return child;
   }

@@ -35,10 +35,16 @@ final class ChildColloquy {
 
   /** Starts {@code serve} on {@code dataDir} against the mock, with {@code env} added; returns once it is ready. */
   static ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env, Path output) throws Exception {
+    return start(dataDir, mock, env, output, "512m");
+  }
+
+  /** The same with the JVM's heap limit ({@code -Xmx}), e.g. {@code "192m"}. */
+  static ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env, Path output, String heap)
+      throws Exception {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.addAll(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
     if (Runtime.version().feature() >= 24) {
       command.add("--sun-misc-unsafe-memory-access=allow");
     }

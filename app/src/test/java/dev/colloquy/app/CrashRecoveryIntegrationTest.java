@@ -120,7 +120,8 @@ class CrashRecoveryIntegrationTest {
         .filter(e -> e.path("event").path("idempotency_key").asText().equals(KEY))).hasSize(1);
     List<JsonNode> ends = events.stream()
         .filter(e -> e.path("event").path("turn_id").asText().equals(turnId))
-        .filter(e -> !e.path("type").asText().equals("TurnAccepted")).toList();
+        .filter(e -> !e.path("type").asText().equals("TurnAccepted"))
+        .filter(e -> !e.path("type").asText().equals("TurnCheckpointed")).toList();
     assertThat(ends).hasSize(1);
     assertThat(ends.getFirst().path("type").asText()).isEqualTo("TurnFailed");
     assertThat(ends.getFirst().path("event").path("code").asText()).isEqualTo("INTERRUPTED");

@@ -115,6 +115,8 @@ class ForeignIdIntegrationTest {
     probes.add(new Probe("GET", "/v1/sessions/{session}", null));
     probes.add(new Probe("PATCH", "/v1/sessions/{session}", "{\"title\": \"taken over\"}"));
     probes.add(new Probe("GET", "/v1/sessions/{session}/journal", null));
+    probes.add(new Probe("GET", "/v1/sessions/{session}/export", null));
+    probes.add(new Probe("POST", "/v1/sessions/{session}/fork", "{\"at_turn\": 1}"));
     probes.add(new Probe("POST", "/v1/sessions/{session}/turns", Api.turn("hello from elsewhere")));
     probes.add(new Probe("POST", "/v1/sessions/{session}/turns", Api.turn("hello from elsewhere"),
         "Accept", "text/event-stream"));

@@ -114,7 +114,8 @@ class GracefulShutdownIntegrationTest {
     JsonNode journal = api.get("/v1/sessions/" + sessionId + "/journal").json();
     List<String> ends = new ArrayList<>();
     journal.path("events").forEach(event -> {
-      if (event.path("event").path("turn_id").asText().equals(turnId) && !event.path("type").asText().equals("TurnAccepted")) {
+      if (event.path("event").path("turn_id").asText().equals(turnId) && !event.path("type").asText().equals("TurnAccepted")
+          && !event.path("type").asText().equals("TurnCheckpointed")) {
         ends.add(event.path("type").asText() + " " + event.path("event").path("code").asText());
       }
     });

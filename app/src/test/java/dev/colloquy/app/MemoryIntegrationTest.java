@@ -159,6 +159,13 @@ class MemoryIntegrationTest {
     Credentialed.Reply malformed = call(key, null, "PUT", "/v1/users/x/context", "{\"plan\": ");
     assertThat(malformed.status()).isEqualTo(400);
     Credentialed.assertErrorBody(malformed, "MALFORMED_JSON", "a body that is not JSON");
+    Credentialed.Reply twice = call(key, null, "PUT", "/v1/users/x/context", "{\"plan\": \"pro\", \"plan\": \"free\"}");
+    assertThat(twice.status()).isEqualTo(400);
+    Credentialed.assertErrorBody(twice, "DUPLICATE_JSON_KEY", "a body naming plan twice");
+    Credentialed.Reply nul = call(key, null, "PUT", "/v1/users/x/context",
+        "{\"plan\": \"pro\", \"preferences\": {\"notes\": [\"a\\u0000b\"]}}");
+    assertThat(nul.status()).as(nul.body()).isEqualTo(422);
+    Credentialed.assertErrorBody(nul, "INVALID_FIELD", "a NUL character deep in the preferences");
     assertThat(call(key, null, "GET", "/v1/users/x/context", null).json().path("plan").isNull()).isTrue();
   }
 }

@@ -107,6 +107,22 @@ class ReadSideIntegrationTest {
         .containsExactly(Map.of("role", "assistant"), Map.of("role", "user"));
   }
 
+  /** PostgreSQL's text cannot hold NUL: refused, it stopped the projection for every session of its tag. */
+  @Test
+  void aMessageWithNulReachesTheReadTables() throws Exception {
+    Api api = app.api();
+    String sessionId = api.openSession();
+    Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Null\u0000byte"));
+    assertThat(turn.status()).as(turn.body()).isEqualTo(200);
+    assertThat(api.session(sessionId).at("/messages/0/content").asText()).isEqualTo("Null\u0000byte");
+    ReadTables tables = tables();
+    ReadTables.await("the message is in the read side", PROJECTION_LAG,
+        () -> tables.rows("SELECT 1 FROM messages WHERE session_id = ?", sessionId).size() == 2);
+    assertThat(tables.rows("SELECT content FROM messages WHERE session_id = ? AND role = 'user'", sessionId))
+        .containsExactly(Map.of("content", "Null\ufffdbyte"));
+    assertThat(tables.session(sessionId)).containsEntry("title", "Null\ufffdbyte");
+  }
+
   @Test
   void aDeletedSessionLeavesTheListAndItsMessagesGo() throws Exception {
     Api api = app.api();

@@ -90,6 +90,11 @@ class TenantAdminIntegrationTest {
     Credentialed.Reply unknownTenant = admin("POST", "/v1/admin/tenants/" + UUID.randomUUID() + "/keys", null);
     assertThat(unknownTenant.status()).isEqualTo(404);
     assertErrorBody(unknownTenant, "TENANT_NOT_FOUND", "a key for no tenant");
+    String twice = unique("twice");
+    Credentialed.Reply duplicate = admin("POST", "/v1/admin/tenants", "{\"name\": \"" + twice + "\", \"name\": \"x\"}");
+    assertThat(duplicate.status()).isEqualTo(400);
+    assertErrorBody(duplicate, "DUPLICATE_JSON_KEY", "a name given twice");
+    assertThat(admin("GET", "/v1/admin/tenants", null).body()).doesNotContain(twice);
   }
 
   @Test

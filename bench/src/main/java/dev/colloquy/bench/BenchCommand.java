@@ -8,5 +8,5 @@ import picocli.CommandLine.Command;
     description = "Benchmarks of the running engine; see the subcommands.",
     subcommands = {StreamingBench.class, RetrievalBench.class, SessionHeapBench.class, RecoveryBench.class,
         JournalBench.class, AuthBench.class, ChaosBench.class, UnknownSessionsBench.class,
-        SupportEvalBench.class, StartupBench.class})
+        SupportEvalBench.class, StartupBench.class, FailoverBench.class})
 public final class BenchCommand implements ContributedCommand {}

@@ -12,7 +12,8 @@ class BenchCommandTest {
 
   @Test
   void benchAndEachBenchmarkHaveHelp() {
-    for (String benchmark : new String[] {"", "streaming", "retrieval", "session-heap", "recovery", "journal", "auth", "startup"}) {
+    for (String benchmark : new String[] {"", "streaming", "retrieval", "session-heap", "recovery", "journal", "auth", "startup",
+        "failover"}) {
       StringWriter out = new StringWriter();
       String[] args = benchmark.isEmpty() ? new String[] {"bench", "--help"} : new String[] {"bench", benchmark, "--help"};
       assertThat(Cli.commandLine().setOut(new PrintWriter(out)).execute(args)).as(benchmark).isZero();

@@ -16,13 +16,35 @@ import java.util.List;
  * @param egressAllow hosts and CIDR blocks that outbound calls may reach although they are loopback,
  *     private or link-local addresses
  * @param memory what the agent remembers about a session's user
+ * @param tools the tools the model may call while it answers
  */
 public record AgentSettings(
     boolean intentByModel,
     Duration stepTimeout,
     List<String> egressAllow,
     Webhooks webhooks,
-    Memory memory) {
+    Memory memory,
+    Tools tools) {
+
+  /**
+   * The tool-calling loop of a run.
+   *
+   * @param enabled whether models are offered tools at all
+   * @param maxSteps how many rounds of tool calls one run may make; past them the model is asked
+   *     once more, without tools, to answer with what it has
+   * @param timeout how long one tool call may take; past it the model is told the call timed out
+   */
+  public record Tools(boolean enabled, int maxSteps, Duration timeout) {
+
+    /** Tools on, 4 rounds, 10 s a call: the defaults of reference.conf. */
+    public static final Tools DEFAULT = new Tools(true, 4, Duration.ofSeconds(10));
+  }
+
+  /** Settings with the default tools. */
+  public AgentSettings(boolean intentByModel, Duration stepTimeout, List<String> egressAllow, Webhooks webhooks,
+      Memory memory) {
+    this(intentByModel, stepTimeout, egressAllow, webhooks, memory, Tools.DEFAULT);
+  }
 
   /** How facts about users are noted after a turn. */
   public enum Extraction { MODEL, OFFLINE, OFF }
@@ -66,7 +88,10 @@ public record AgentSettings(
             reader.positiveDuration("colloquy.agent.webhooks.timeout"),
             reader.positiveDuration("colloquy.agent.webhooks.poll-interval")),
         new Memory(reader.intInRange("colloquy.agent.memory.recall", 0, 50),
-            reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)));
+            reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)),
+        new Tools(reader.bool("colloquy.agent.tools.enabled"),
+            reader.intInRange("colloquy.agent.tools.max-steps", 1, 20),
+            reader.positiveDuration("colloquy.agent.tools.timeout")));
   }
 
   private static List<String> egressAllow(SettingsReader reader) {

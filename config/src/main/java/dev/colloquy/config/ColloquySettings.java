@@ -17,6 +17,7 @@ public record ColloquySettings(
     LimitsSettings limits,
     CorsSettings cors,
     AuthSettings auth,
+    ClusterSettings cluster,
     EdgeSettings edge,
     AgentSettings agent,
     AdmissionSettings admission) {
@@ -37,6 +38,7 @@ public record ColloquySettings(
         LimitsSettings.create(reader),
         CorsSettings.create(reader),
         AuthSettings.create(reader),
+        ClusterSettings.create(reader),
         EdgeSettings.create(reader),
         AgentSettings.create(reader),
         AdmissionSettings.create(reader));

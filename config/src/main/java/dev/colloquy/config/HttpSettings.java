@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /** The HTTP server: where it listens and the limits it applies to requests and streams. */
 public record HttpSettings(
-    String host, int port, long maxMessageBytes, Duration keepAlive, Duration askTimeout) {
+    String host, int port, long maxMessageBytes, Duration keepAlive, Duration askTimeout, Duration requestHeadTimeout,
+    Duration requestBodyTimeout) {
 
   /**
    * The largest chat message a node may be configured to take: a turn's message crosses to its
@@ -21,6 +22,8 @@ public record HttpSettings(
         reader.intInRange("colloquy.http.port", 0, 65535),
         reader.bytes("colloquy.http.max-message-bytes", 1, MAX_MESSAGE_BYTES),
         reader.positiveDuration("colloquy.http.keep-alive"),
-        reader.positiveDuration("colloquy.http.ask-timeout"));
+        reader.positiveDuration("colloquy.http.ask-timeout"),
+        reader.positiveDuration("colloquy.http.request-head-timeout"),
+        reader.positiveDuration("colloquy.http.request-body-timeout"));
   }
 }

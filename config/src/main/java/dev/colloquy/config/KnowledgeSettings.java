@@ -59,10 +59,15 @@ public record KnowledgeSettings(
    * @param maxArchiveEntries most entries an archive-based file (DOCX) may hold
    * @param maxArchiveUncompressedBytes most bytes an archive-based file may inflate to, counted while inflating
    * @param maxExtractedChars most characters of text a file may yield
-   * @param workers files ingested in parallel
+   * @param workers files ingested in parallel, each parsed in a JVM of its own
+   * @param parseHeapBytes the heap of a parser JVM: a file that needs more fails (PDF and ZIP inflation included)
+   * @param maxQueued accepted files waiting for a worker, at most; more uploads get 429
+   * @param maxUploadsPerTenant uploads of one tenant being received at the same time, at most; more get 429
+   * @param uploadTimeout longest an upload's body may take to arrive
    */
   public record Ingestion(long maxUploadBytes, Duration parseTimeout, int maxArchiveEntries,
-      long maxArchiveUncompressedBytes, long maxExtractedChars, int workers) {}
+      long maxArchiveUncompressedBytes, long maxExtractedChars, int workers, long parseHeapBytes, int maxQueued,
+      int maxUploadsPerTenant, Duration uploadTimeout) {}
 
   static KnowledgeSettings create(SettingsReader reader) {
     String k = "colloquy.knowledge.";
@@ -101,6 +106,10 @@ public record KnowledgeSettings(
             reader.intInRange(k + "ingestion.max-archive-entries", 1, 1_000_000),
             reader.bytes(k + "ingestion.max-archive-uncompressed", 1),
             reader.intInRange(k + "ingestion.max-extracted-chars", 1, Integer.MAX_VALUE),
-            reader.intInRange(k + "ingestion.workers", 1, 64)));
+            reader.intInRange(k + "ingestion.workers", 1, 64),
+            reader.bytes(k + "ingestion.parse-heap", 32L * 1024 * 1024),
+            reader.intInRange(k + "ingestion.max-queued", 0, 100_000),
+            reader.intInRange(k + "ingestion.max-uploads-per-tenant", 1, 10_000),
+            reader.positiveDuration(k + "ingestion.upload-timeout")));
   }
 }

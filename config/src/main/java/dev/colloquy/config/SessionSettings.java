@@ -14,7 +14,8 @@ public record SessionSettings(
     int retrievalLimit,
     Duration retrievalTimeout,
     Duration idleCheckInterval,
-    int maxTurns) {
+    int maxTurns,
+    Checkpoint checkpoint) {
 
   /**
    * The largest history window: a session keeps its newest 50 turns in memory (SessionState.TURNS_KEPT),
@@ -23,6 +24,20 @@ public record SessionSettings(
   public static final int MAX_HISTORY_WINDOW = 100;
   public static final int MAX_TURNS = 1_000_000;
 
+  /**
+   * A running turn journals what it has streamed every {@code frames} frames or every {@code interval},
+   * whichever comes first, so that another node can take it over after a crash.
+   */
+  public record Checkpoint(int frames, Duration interval) {
+
+    /**
+     * How many frames a turn may stream beyond its last journaled checkpoint: two intervals, so the
+     * next checkpoint is normally written long before the stream would have to wait for it.
+     */
+    public int reserve() {
+      return 2 * frames;
+    }
+  }
 
   static SessionSettings create(SettingsReader reader) {
     return new SessionSettings(
@@ -36,6 +51,8 @@ public record SessionSettings(
         reader.intInRange("colloquy.session.retrieval-limit", 1, 100),
         reader.positiveDuration("colloquy.session.retrieval-timeout"),
         reader.positiveDuration("colloquy.session.idle-check-interval"),
-        reader.intInRange("colloquy.session.max-turns", 1, MAX_TURNS));
+        reader.intInRange("colloquy.session.max-turns", 1, MAX_TURNS),
+        new Checkpoint(reader.intInRange("colloquy.session.checkpoint.frames", 1, 100_000),
+            reader.positiveDuration("colloquy.session.checkpoint.interval")));
   }
 }

@@ -64,11 +64,23 @@ final class SettingsReader {
           Map.entry("colloquy.limits.max-concurrent-streams", "COLLOQUY_MAX_CONCURRENT_STREAMS"),
           Map.entry("colloquy.limits.max-tokens", "COLLOQUY_MAX_TOKENS"),
           Map.entry("colloquy.cors.origins", "COLLOQUY_CORS_ORIGINS"),
+          Map.entry("colloquy.cluster.discovery", "COLLOQUY_CLUSTER_DISCOVERY"),
+          Map.entry("colloquy.cluster.contact-points", "COLLOQUY_CLUSTER_CONTACT_POINTS"),
+          Map.entry("colloquy.cluster.service-name", "COLLOQUY_CLUSTER_SERVICE_NAME"),
+          Map.entry("colloquy.cluster.required-contact-points", "COLLOQUY_CLUSTER_REQUIRED_CONTACT_POINTS"),
+          Map.entry("colloquy.cluster.management.enabled", "COLLOQUY_MANAGEMENT_ENABLED"),
+          Map.entry("colloquy.cluster.management.host", "COLLOQUY_MANAGEMENT_HOST"),
+          Map.entry("colloquy.cluster.management.port", "COLLOQUY_MANAGEMENT_PORT"),
+          Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
+          Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"),
           Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
           Map.entry("colloquy.edge.session-requests-per-minute", "COLLOQUY_EDGE_SESSION_RATE_LIMIT"),
           Map.entry("colloquy.agent.intent-router", "COLLOQUY_INTENT_ROUTER"),
           Map.entry("colloquy.agent.egress-allow", "COLLOQUY_EGRESS_ALLOW"),
-          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"));
+          Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"),
+          Map.entry("colloquy.agent.tools.enabled", "COLLOQUY_TOOLS_ENABLED"),
+          Map.entry("colloquy.agent.tools.max-steps", "COLLOQUY_TOOLS_MAX_STEPS"),
+          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"));
 
   private final Config config;
 

@@ -268,7 +268,7 @@ class ColloquySettingsTest {
   void theIngestionLimitsAndARerankerAreCheckedAtStartUp() {
     KnowledgeSettings.Ingestion limits = ColloquySettings.defaults().knowledge().ingestion();
     assertThat(limits).isEqualTo(new KnowledgeSettings.Ingestion(25L * 1024 * 1024, Duration.ofSeconds(60), 5_000,
-        256L * 1024 * 1024, 20_000_000, 2));
+        256L * 1024 * 1024, 20_000_000, 2, 256L * 1024 * 1024, 32, 4, Duration.ofMinutes(5)));
     assertThatThrownBy(() -> load("colloquy.knowledge.rerank.base-url = \"rerank.example.com\""))
         .hasMessageContaining("COLLOQUY_RERANK_BASE_URL").hasMessageContaining("http://");
   }

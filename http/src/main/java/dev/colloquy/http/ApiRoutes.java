@@ -1,5 +1,6 @@
 package dev.colloquy.http;
 
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.auth.Authentication;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.http.cors.Cors;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -44,16 +46,20 @@ public final class ApiRoutes extends AllDirectives {
     MetricsRoutes metrics = new MetricsRoutes(observability.scrape());
     RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
-    JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"));
+    JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"), List.of("/v1/sessions/import"));
     BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
         newTurns.guard(() -> tenantRoutes.apply(principal, traceId)),
         sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
             () -> newTurns.guard(() -> sessions.route(traceIds, principal))));
-    BiFunction<Principal, String, Route> owned = limits == null ? routes
-        : (principal, traceId) -> limits.limited(principal, traceId, () -> routes.apply(principal, traceId));
+    // Bodies are read once the caller is known, so an unauthenticated client costs no buffer.
+    StrictBodies bodies = new StrictBodies(sessions.settings().requestBodyTimeout());
+    BiFunction<Principal, String, Route> owned = limits == null
+        ? (principal, traceId) -> bodies.read(() -> routes.apply(principal, traceId))
+        : (principal, traceId) -> limits.limited(principal, traceId,
+            () -> bodies.read(() -> routes.apply(principal, traceId)));
     Route api = concat(health.route(), metrics.route(), new OpenApiRoutes().route(),
         pathPrefixTest(PathMatchers.segment("v1").slash("admin"),
-            () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> admin.apply(traceId)))),
+            () -> traceIds.traceId(traceId -> authentication.admin(traceId, () -> bodies.read(() -> admin.apply(traceId))))),
         authentication.withAdminToken(journal::operatorRoute),
         // Session writes are refused while the journal is down before the credential is looked up: the
         // key store shares the database, and the refusal must come at once, not after a connection timeout.
@@ -62,8 +68,17 @@ public final class ApiRoutes extends AllDirectives {
             : cors.allowedOrigin(principal.tenantId(), traceId, () -> owned.apply(principal, traceId))))));
     Route checked = traceIds.traceId(traceId -> jsonOnly.route(traceId, () -> errors.handle(api)));
     Route browsers = cors == null ? checked : traceIds.traceId(traceId -> cors.route(traceId, () -> checked));
+    Route timed = traceIds.traceId(traceId -> withRequestTimeoutResponse(request -> timedOut(traceId), () -> browsers));
     this.route = traceIds.assign(() ->
-        mapResponse(response -> ErrorCounting.count(response, observability.metrics()), () -> browsers));
+        mapResponse(response -> ErrorCounting.count(response, observability.metrics()), () -> timed));
+  }
+
+  /**
+   * The server's request timeout (which starts once the request has been received) passed before the
+   * routes answered; everything they wait for has a shorter timeout of its own, so this is a backstop.
+   */
+  private static HttpResponse timedOut(String traceId) {
+    return Errors.response(ErrorCode.RESPONSE_TIMEOUT, "The server did not answer in time; try again", traceId);
   }
 
   public Route route() {

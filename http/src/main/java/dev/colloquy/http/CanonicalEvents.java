@@ -59,9 +59,17 @@ public final class CanonicalEvents {
   record RunFailed(String sessionId, String turnId, String traceId, String runId, String provider, String model,
       String code, String message) {}
 
+  record TurnRestarted(String sessionId, String turnId, String traceId, List<String> runIds, String reason) {}
+
   record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
 
   record Escalated(String sessionId, String turnId, String traceId, String reason) {}
+
+  record ToolCalled(String sessionId, String turnId, String traceId, String runId, String callId, String tool,
+      String arguments) {}
+
+  record ToolResult(String sessionId, String turnId, String traceId, String runId, String callId, String tool,
+      boolean ok, String content, long latencyMs) {}
 
   record TurnCompleted(String sessionId, String turnId, String traceId, String messageId, String text,
       long latencyMs, UsageJson usage) {}
@@ -78,8 +86,11 @@ public final class CanonicalEvents {
       case StreamEvent.GapFound e -> "gap";
       case StreamEvent.RunCompleted e -> "run.completed";
       case StreamEvent.RunFailed e -> "run.failed";
+      case StreamEvent.Restarted e -> "turn.restarted";
       case StreamEvent.IntentRouted e -> "intent";
       case StreamEvent.Escalated e -> "escalation";
+      case StreamEvent.ToolCalled e -> "tool.called";
+      case StreamEvent.ToolResulted e -> "tool.result";
       case TurnEnding.Completed e -> "turn.completed";
       case TurnEnding.Failed e -> "turn.failed";
       case TurnEnding.Cancelled e -> "turn.cancelled";
@@ -104,8 +115,12 @@ public final class CanonicalEvents {
       }
       case StreamEvent.RunFailed e ->
           new RunFailed(session, turn, trace, e.runId(), e.provider(), e.model(), e.code(), e.message());
+      case StreamEvent.Restarted e -> new TurnRestarted(session, turn, trace, e.runIds(), e.reason());
       case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
       case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
+      case StreamEvent.ToolCalled e -> new ToolCalled(session, turn, trace, e.runId(), e.callId(), e.tool(), e.arguments());
+      case StreamEvent.ToolResulted e ->
+          new ToolResult(session, turn, trace, e.runId(), e.callId(), e.tool(), e.ok(), e.content(), e.latencyMs());
       case TurnEnding.Completed e ->
           new TurnCompleted(session, turn, trace, e.messageId(), e.text(), e.latencyMs(), UsageJson.toApi(e.usage()));
       case TurnEnding.Failed e -> new TurnFailed(session, turn, trace, e.code(), e.message());

@@ -19,6 +19,7 @@ import org.apache.pekko.http.javadsl.server.Rejection;
 import org.apache.pekko.http.javadsl.server.RejectionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.javadsl.model.headers.Connection;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +86,9 @@ public final class Errors extends AllDirectives {
   private HttpResponse failed(Throwable error, String traceId) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof ApiException api) {
-      return response(api.status(), api.code(), api.getMessage(), traceId);
+      HttpResponse refused = response(api.status(), api.code(), api.getMessage(), traceId);
+      // A body read in part: what remains of it cannot be told from a next request.
+      return api.code().equals(ErrorCode.REQUEST_TIMEOUT.name()) ? refused.addHeader(Connection.create("close")) : refused;
     }
     if (cause instanceof EntityStreamSizeException tooLarge) {
       return tooLarge(tooLarge, traceId);

@@ -9,6 +9,13 @@ import dev.colloquy.persistence.SessionJournal;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.ContentType;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
@@ -17,10 +24,13 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * {@code GET /v1/sessions/{id}/journal}: the session's journal as JSON, with the state rebuilt from
- * it, for developers: the operator (admin token) reads any session's, a tenant's credential only its
+ * it, and {@code GET /v1/sessions/{id}/export}: the same events as JSON Lines, for developers: the operator (admin token) reads any session's, a tenant's credential only its
  * own tenant's (a user's, only that user's). Another tenant's session answers as a missing one.
  */
 public final class JournalRoutes extends AllDirectives {
+
+  private static final ContentType.WithFixedCharset JSON_LINES =
+      ContentTypes.create(MediaTypes.applicationWithFixedCharset("x-ndjson", HttpCharsets.UTF_8));
 
   private final SessionJournal journal;
 
@@ -40,21 +50,38 @@ public final class JournalRoutes extends AllDirectives {
 
   private Route route(Predicate<SessionOwner> reachable) {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> pathPrefix(segment(), sessionId ->
-        path("journal", () -> get(() -> parameterOptional("until", until ->
-            read(reachable, SessionRoutes.validSessionId(sessionId), until)))))));
+        concat(
+            path("journal", () -> get(() -> parameterOptional("until", until ->
+                read(reachable, SessionRoutes.validSessionId(sessionId), until)))),
+            path("export", () -> get(() -> export(reachable, SessionRoutes.validSessionId(sessionId))))))));
+  }
+
+  /** The journal as JSON Lines, the format {@code POST /v1/sessions/import} and {@code colloquy import} read. */
+  private Route export(Predicate<SessionOwner> reachable, String sessionId) {
+    return onSuccess(owned(reachable, sessionId, Long.MAX_VALUE), read -> {
+      StringBuilder lines = new StringBuilder();
+      read.forEach(entry -> lines.append(JournalLines.line(entry)).append('\n'));
+      return complete(HttpResponse.create().withStatus(StatusCodes.OK)
+          .withEntity(HttpEntities.create(JSON_LINES, lines.toString())));
+    });
   }
 
   private Route read(Predicate<SessionOwner> reachable, String sessionId, Optional<String> until) {
     long untilSeq = until.map(JournalRoutes::sequenceNr).orElse(Long.MAX_VALUE);
-    var entries = journal.read(sessionId, untilSeq).exceptionally(error -> {
+    return onSuccess(owned(reachable, sessionId, untilSeq),
+        read -> complete(Json.response(StatusCodes.OK, JournalJson.toApi(sessionId, read))));
+  }
+
+  /** The journal of a session the caller may read; any other answers as a missing one. */
+  private CompletionStage<List<JournalEntry>> owned(Predicate<SessionOwner> reachable, String sessionId, long untilSeq) {
+    return journal.read(sessionId, untilSeq).exceptionally(error -> {
       throw new ApiException(ErrorCode.JOURNAL_UNAVAILABLE,
           "The journal cannot be read right now; try again");
-    });
-    return onSuccess(entries, read -> {
+    }).thenApply(read -> {
       if (read.isEmpty() || !owner(read).map(reachable::test).orElse(false)) {
         throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
       }
-      return complete(Json.response(StatusCodes.OK, JournalJson.toApi(sessionId, read)));
+      return read;
     });
   }
 

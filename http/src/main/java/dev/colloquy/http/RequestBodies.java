@@ -41,7 +41,7 @@ final class RequestBodies {
       }
       return node;
     } catch (JsonProcessingException e) {
-      throw new ApiException(ErrorCode.MALFORMED_JSON, "The request body is not valid JSON: " + e.getOriginalMessage());
+      throw Json.unreadable(e, ErrorCode.MALFORMED_JSON);
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.colloquy.http;
 
 import dev.colloquy.engine.domain.ErrorCode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -30,8 +32,7 @@ final class RequestGate extends AllDirectives {
    * streaming (and costing) whether or not the journal can record it; the turn then ends as interrupted.
    */
   static RequestGate journalWrites(BooleanSupplier journalReachable) {
-    return new RequestGate(request -> writesSessions(request.getUri().path()) && !isRead(request)
-        && !request.getUri().path().endsWith("/cancel"),
+    return new RequestGate(request -> writesSessions(request) && !isRead(request) && !isCancel(request),
         journalReachable, ErrorCode.JOURNAL_UNAVAILABLE,
         "The journal is unavailable; nothing was recorded or sent to a model. Try again later");
   }
@@ -46,20 +47,54 @@ final class RequestGate extends AllDirectives {
         "This node is shutting down and takes no new sessions or turns; try again in a moment");
   }
 
+  /**
+   * {@code POST /v1/sessions} and {@code POST /v1/sessions/{id}/turns} (and the dialects' {@code
+   * /v1/conversations[/{id}/turns]} and {@code /v1/chat/completions}), matched by segment as the
+   * routes match them: a trailing slash, which the routes accept, must not let a request past.
+   */
   private static boolean opensSessionOrTurn(HttpRequest request) {
-    String path = request.getUri().path();
+    List<String> path = segments(request);
     return request.method().equals(HttpMethods.POST)
-        && (path.endsWith("/turns") || path.equals("/v1/sessions") || path.equals("/v1/sessions/")
-            || path.equals(CHAT_COMPLETIONS) || path.equals(CONVERSATIONS));
+        && (((underSessions(path) || underConversations(path))
+                && (path.size() == 2 || (path.size() == 4 && path.get(3).equals("turns"))))
+            || (underSessions(path) && path.size() == 4 && path.get(3).equals("fork"))
+            || (underSessions(path) && path.size() == 3 && path.get(2).equals("import"))
+            || path.equals(CHAT_COMPLETIONS));
   }
 
   /** The OpenAI dialect's completion opens a session or starts a turn. */
-  private static final String CHAT_COMPLETIONS = "/v1/chat/completions";
-  /** The fan-out dialect's conversations are sessions. */
-  private static final String CONVERSATIONS = "/v1/conversations";
+  private static final List<String> CHAT_COMPLETIONS = List.of("v1", "chat", "completions");
 
-  private static boolean writesSessions(String path) {
-    return path.startsWith("/v1/sessions") || path.equals(CHAT_COMPLETIONS) || path.startsWith(CONVERSATIONS);
+  private static boolean writesSessions(HttpRequest request) {
+    List<String> path = segments(request);
+    return underSessions(path) || underConversations(path) || path.equals(CHAT_COMPLETIONS);
+  }
+
+  /** {@code POST /v1/sessions/{id}/turns/{turn_id}/cancel}, and nothing that merely ends in "cancel". */
+  private static boolean isCancel(HttpRequest request) {
+    List<String> path = segments(request);
+    return request.method().equals(HttpMethods.POST) && underSessions(path) && path.size() == 6
+        && path.get(3).equals("turns") && path.get(5).equals("cancel");
+  }
+
+  private static boolean underSessions(List<String> path) {
+    return path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("sessions");
+  }
+
+  /** The fan-out dialect's conversations are sessions. */
+  private static boolean underConversations(List<String> path) {
+    return path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("conversations");
+  }
+
+  /** The path's segments without empty ones: the router never matches an empty segment as an id. */
+  private static List<String> segments(HttpRequest request) {
+    List<String> segments = new ArrayList<>();
+    for (String segment : request.getUri().pathSegments()) {
+      if (!segment.isEmpty()) {
+        segments.add(segment);
+      }
+    }
+    return segments;
   }
 
   Route guard(Supplier<Route> inner) {

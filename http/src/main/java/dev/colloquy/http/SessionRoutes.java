@@ -25,10 +25,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
@@ -48,6 +52,9 @@ public final class SessionRoutes extends AllDirectives {
 
   static final String CLOSED_REASON = "closed";
 
+  /** What a turn asked for as JSON sends while it runs: whitespace, which a JSON parser skips. */
+  private static final ByteString JSON_KEEP_ALIVE = ByteString.fromString(" ");
+
   /** The tenant of the sessions journaled before tenancy, and of the command-line tools' defaults. */
   public static final String DEFAULT_TENANT = "default";
 
@@ -56,6 +63,7 @@ public final class SessionRoutes extends AllDirectives {
 
   private final SessionGateway sessions;
   private final SessionHistory history;
+  private final ForkRoutes forks;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
@@ -69,6 +77,7 @@ public final class SessionRoutes extends AllDirectives {
       Admission admission) {
     this.sessions = sessions;
     this.history = new SessionHistory(sessions, messages);
+    this.forks = new ForkRoutes(sessions);
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
@@ -82,6 +91,7 @@ public final class SessionRoutes extends AllDirectives {
     return pathPrefix("v1", () -> pathPrefix("sessions", () -> concat(
         pathEndOrSingleSlash(() -> post(() -> body(body -> onSuccess(open(caller, body),
             view -> json(StatusCodes.CREATED, Created.toApi(view)))))),
+        path("import", () -> post(() -> body(body -> forks.importJournal(caller, body)))),
         pathPrefix(segment(), sessionId -> sessionRoute(caller, validSessionId(sessionId), traceIds)))));
   }
 
@@ -95,17 +105,26 @@ public final class SessionRoutes extends AllDirectives {
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
         path("close", () -> post(() -> body(body -> onSuccess(close(caller, sessionId, body),
             view -> json(StatusCodes.OK, Closed.toApi(view)))))),
+        path("fork", () -> post(() -> body(body -> forks.fork(caller, sessionId, body)))),
         path("handback", () -> post(() -> onSuccess(handBack(caller, sessionId),
             view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
         pathPrefix("turns", () -> concat(
             pathEndOrSingleSlash(() -> post(() -> body(body -> optionalHeaderValueByType(Accept.class, accept ->
                 traceIds.traceId(traceId -> startTurn(caller, sessionId, body,
                     accept.map(SessionRoutes::wantsEvents).orElse(false), traceId)))))),
-            pathPrefix(segment(), turnId -> concat(
-                path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
-                    parameterOptional("last_event_id", queryId -> joinTurn(caller, sessionId, turnId, lastEventId.or(() -> queryId)))))),
-                path("cancel", () -> post(() -> onSuccess(cancel(caller, sessionId, turnId),
-                    done -> json(StatusCodes.ACCEPTED, new Cancelling(turnId, "cancelling"))))))))));
+            pathPrefix(segment(), turnId -> turnRoute(caller, sessionId, validTurnId(turnId))))));
+  }
+
+  private Route turnRoute(Principal caller, String sessionId, String turnId) {
+    return concat(
+        path("events", () -> get(() -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
+            parameterOptional("last_event_id", queryId -> joinTurn(caller, sessionId, turnId, lastEventId.or(() -> queryId)))))),
+        path("cancel", () -> post(() -> onSuccess(cancel(caller, sessionId, turnId),
+            done -> json(StatusCodes.ACCEPTED, new Cancelling(turnId, "cancelling"))))));
+  }
+
+  HttpSettings settings() {
+    return settings;
   }
 
   private Route body(Function<String, Route> inner) {
@@ -122,6 +141,17 @@ public final class SessionRoutes extends AllDirectives {
       throw new ApiException(ErrorCode.SESSION_NOT_FOUND, "Session not found");
     }
     return sessionId.toLowerCase();
+  }
+
+  /**
+   * Turn ids are UUIDs (chosen by the session or validated in the request that chose them), so
+   * anything else is answered at once, without asking the session, exactly as an unknown turn is.
+   */
+  static String validTurnId(String turnId) {
+    if (!RequestBodies.isUuid(turnId)) {
+      throw new ApiException(ErrorCode.TURN_NOT_FOUND, "Turn not found");
+    }
+    return turnId.toLowerCase(java.util.Locale.ROOT);
   }
 
   private static long eventId(String value) {
@@ -253,13 +283,13 @@ public final class SessionRoutes extends AllDirectives {
               place.leave();
             }
           });
-      return stream(reply, events, 0, place::heldUntilFirstToken);
+      return stream(reply, events, 0, traceId, place::heldUntilFirstToken);
     });
   }
 
   private Route joinTurn(Principal caller, String sessionId, String turnId, Optional<String> lastEventId) {
     long afterId = lastEventId.map(SessionRoutes::eventId).orElse(0L);
-    return stream(join(caller, sessionId, turnId, afterId), true, afterId, frames -> frames);
+    return stream(join(caller, sessionId, turnId, afterId), true, afterId, null, frames -> frames);
   }
 
   /**
@@ -267,7 +297,7 @@ public final class SessionRoutes extends AllDirectives {
    * once it has ended, as JSON. A client that has already seen every frame of an ended turn (or
    * names an id beyond its last) gets 204, which tells an EventSource to stop reconnecting.
    */
-  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId,
+  private Route stream(CompletionStage<ChatSession.TurnReply> reply, boolean events, long afterId, String traceId,
       UnaryOperator<Source<TurnFrame, NotUsed>> admitted) {
     long requestNanos = System.nanoTime();
     return onSuccess(reply, turn -> {
@@ -280,7 +310,7 @@ public final class SessionRoutes extends AllDirectives {
           admitted.apply(turn.frames().getSource().filter(frame -> frame.id() > afterId));
       return events
           ? complete(sse(MeteredFrames.meter(frames, requestNanos, metrics)))
-          : onSuccess(collect(frames), this::turnResult);
+          : jsonAnswer(collect(frames).toCompletableFuture(), traceId);
     });
   }
 
@@ -304,18 +334,53 @@ public final class SessionRoutes extends AllDirectives {
     return frames.runWith(Sink.seq(), sessions.system());
   }
 
-  /** A turn asked for as JSON: its answer once completed, else the error body of how it ended. */
-  private Route turnResult(List<TurnFrame> frames) {
+  /**
+   * A turn asked for as JSON. One that ends within the keep-alive interval (nearly all) is answered
+   * as it ended: 200 with its result, or the error status and body. A longer one would send nothing
+   * for as long as its model runs, which the server's idle timeout, and any proxy's, cuts short; so
+   * its answer starts then, as 200, with a space every keep-alive interval (JSON allows whitespace
+   * before a value) and its outcome last, in the same bodies. As with a stream, a turn that fails
+   * after its answer has started reports the failure in the body, under {@code error}.
+   */
+  private Route jsonAnswer(CompletableFuture<List<TurnFrame>> frames, String traceId) {
+    CompletableFuture<Boolean> endedSoon = frames.thenApply(ended -> true)
+        .completeOnTimeout(false, settings.keepAlive().toMillis(), TimeUnit.MILLISECONDS);
+    return onSuccess(endedSoon, ended -> {
+      if (ended) {
+        Outcome outcome = outcome(frames.join(), traceId);
+        return complete(outcome.status().equals(StatusCodes.OK) ? Json.response(outcome.status(), outcome.body())
+            : Errors.response(outcome.status(), outcome.error().code(), outcome.error().message(), outcome.error().traceId()));
+      }
+      Source<ByteString, NotUsed> answer = Source.completionStage(frames.handle((all, failure) ->
+              outcome(failure == null ? all : List.of(), traceId).body()))
+          .map(body -> ByteString.fromString(Json.write(body), StandardCharsets.UTF_8))
+          .keepAlive(settings.keepAlive(), () -> JSON_KEEP_ALIVE)
+          .prepend(Source.single(JSON_KEEP_ALIVE));
+      return complete(HttpResponse.create().withStatus(StatusCodes.OK)
+          .addHeader(RawHeader.create("Cache-Control", "no-cache"))
+          .withEntity(HttpEntities.createChunked(ContentTypes.APPLICATION_JSON, answer)));
+    });
+  }
+
+  /** How a turn asked for as JSON ended: its status and body ({@code error} is set for an error body). */
+  private record Outcome(StatusCode status, Object body, Errors.Detail error) {
+    static Outcome failed(StatusCode status, String code, String message, String traceId) {
+      Errors.Detail detail = new Errors.Detail(code, message, traceId);
+      return new Outcome(status, new Errors.ErrorBody(detail), detail);
+    }
+  }
+
+  private static Outcome outcome(List<TurnFrame> frames, String traceId) {
     TurnFrame last = frames.isEmpty() ? null : frames.getLast();
     return switch (last == null ? null : last.event()) {
-      case TurnEnding.Completed completed -> json(StatusCodes.OK, TurnResult.toApi(frames, completed));
+      case TurnEnding.Completed completed -> new Outcome(StatusCodes.OK, TurnResult.toApi(frames, completed), null);
       // The code comes from the turn's frames, which may have been journaled before a code was renamed.
-      case TurnEnding.Failed failed ->
-          complete(Errors.response(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(), last.traceId()));
-      case TurnEnding.Cancelled cancelled -> complete(Errors.response(ErrorCode.TURN_CANCELLED,
-          "The turn was cancelled: " + cancelled.reason(), last.traceId()));
-      case null, default ->
-          throw new ApiException(ErrorCode.STREAM_ENDED, "The turn's stream ended without an outcome");
+      case TurnEnding.Failed failed -> Outcome.failed(StatusCodes.BAD_GATEWAY, failed.code(), failed.message(),
+          last.traceId());
+      case TurnEnding.Cancelled cancelled -> Outcome.failed(StatusCodes.get(ErrorCode.TURN_CANCELLED.httpStatus()),
+          ErrorCode.TURN_CANCELLED.name(), "The turn was cancelled: " + cancelled.reason(), last.traceId());
+      case null, default -> Outcome.failed(StatusCodes.get(ErrorCode.STREAM_ENDED.httpStatus()),
+          ErrorCode.STREAM_ENDED.name(), "The turn's stream ended without an outcome", traceId);
     };
   }
 

@@ -66,6 +66,9 @@ class OpenApiDocumentTest {
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/events", Set.of("get")),
       Map.entry("/v1/sessions/{session_id}/turns/{turn_id}/cancel", Set.of("post")),
       Map.entry("/v1/sessions/{session_id}/journal", Set.of("get")),
+      Map.entry("/v1/sessions/{session_id}/export", Set.of("get")),
+      Map.entry("/v1/sessions/{session_id}/fork", Set.of("post")),
+      Map.entry("/v1/sessions/import", Set.of("post")),
       Map.entry("/v1/config", Set.of("get", "put")),
       Map.entry("/v1/knowledge/ingest", Set.of("post")),
       Map.entry("/v1/knowledge/list", Set.of("get")),
@@ -230,8 +233,8 @@ class OpenApiDocumentTest {
     for (Class<?> type : eventTypes(StreamEvent.class)) {
       names.add(CanonicalEvents.name(instanceOf(type)));
     }
-    assertThat(names).hasSize(11).contains("turn.started", "intent", "escalation", "token", "turn.completed",
-        "turn.cancelled");
+    assertThat(names).hasSize(14).contains("turn.started", "intent", "escalation", "tool.called", "tool.result",
+        "token", "turn.restarted", "turn.completed", "turn.cancelled");
 
     JsonNode schemas = doc.path("components").path("schemas");
     Set<String> documented = new TreeSet<>();

@@ -200,6 +200,11 @@ class TenantRoutesTest {
     assertThat(json(send("GET", "/v1/config", null, null)).path("version").asLong()).isEqualTo(version);
     assertThat(put("[1]").statusCode()).isEqualTo(400);
     assertThat(put("{").statusCode()).isEqualTo(400);
+    HttpResponse<String> twice = put("{\"escalation_threshold\": 0.9, \"escalation_threshold\": 0.1}");
+    assertThat(twice.statusCode()).as(twice.body()).isEqualTo(400);
+    assertThat(json(twice).at("/error/code").asText()).isEqualTo("DUPLICATE_JSON_KEY");
+    assertThat(json(twice).at("/error/message").asText()).contains("escalation_threshold");
+    assertThat(json(send("GET", "/v1/config", null, null)).path("version").asLong()).isEqualTo(version);
   }
 
   @Test

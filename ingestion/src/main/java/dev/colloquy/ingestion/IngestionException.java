@@ -26,6 +26,10 @@ public final class IngestionException extends RuntimeException {
     PARSE_TIMEOUT,
     /** The extracted text is larger than the configured limit. */
     TOO_MUCH_TEXT,
+    /** Parsing needed more memory than a parser process has (a PDF or archive that inflates without end). */
+    PARSE_OUT_OF_MEMORY,
+    /** Too many accepted files wait for ingestion; try again later (HTTP 429). */
+    QUEUE_FULL,
     /** The file holds no text to index. */
     EMPTY_DOCUMENT,
     /** The embedding model failed or answered something unusable. */

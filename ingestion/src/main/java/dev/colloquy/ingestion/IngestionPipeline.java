@@ -12,9 +12,14 @@ import dev.colloquy.ingestion.chunk.TextChunk;
 import dev.colloquy.ingestion.chunk.Tokenizer;
 import dev.colloquy.ingestion.embed.ChunkVectors;
 import dev.colloquy.ingestion.parse.DocumentParser;
+import dev.colloquy.ingestion.parse.DocumentParsing;
 import dev.colloquy.ingestion.parse.DocumentType;
 import dev.colloquy.ingestion.parse.ParsedDocument;
 import dev.colloquy.ingestion.store.EmbeddedChunk;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,38 +28,74 @@ import java.util.UUID;
 /** Parse → chunk → enrich → embed: turns one uploaded file into chunks ready to store. Blocking; thread-safe. */
 public final class IngestionPipeline {
 
-  private final DocumentParser parser;
+  private final DocumentParser checks;
+  private final DocumentParsing parser;
   private final StructureAwareSplitter splitter;
   private final ChunkEnricher enricher;
   private final ChunkVectors vectors;
 
-  public IngestionPipeline(
-      DocumentParser parser, StructureAwareSplitter splitter, ChunkEnricher enricher, EmbeddingModel embeddings) {
+  /**
+   * @param checks what refuses a file before parsing (size, type), and the limits
+   * @param parser what parses it: {@link ParserProcesses} for files from users
+   */
+  public IngestionPipeline(DocumentParser checks, DocumentParsing parser, StructureAwareSplitter splitter,
+      ChunkEnricher enricher, EmbeddingModel embeddings) {
+    this.checks = checks;
     this.parser = parser;
     this.splitter = splitter;
     this.enricher = enricher;
     this.vectors = new ChunkVectors(embeddings);
   }
 
-  /** Default limits and chunking, offline summaries and questions. */
+  /** Default limits and chunking, offline summaries and questions; files parsed on the calling thread. */
   public static IngestionPipeline create(KnowledgeSettings.Ingestion limits, EmbeddingModel embeddings) {
-    return new IngestionPipeline(
-        new DocumentParser(limits),
+    DocumentParser parser = new DocumentParser(limits);
+    return create(parser, parser, embeddings);
+  }
+
+  /** The same with files parsed by {@code parser}. */
+  public static IngestionPipeline create(KnowledgeSettings.Ingestion limits, DocumentParsing parser,
+      EmbeddingModel embeddings) {
+    return create(new DocumentParser(limits), parser, embeddings);
+  }
+
+  private static IngestionPipeline create(DocumentParser checks, DocumentParsing parser, EmbeddingModel embeddings) {
+    return new IngestionPipeline(checks, parser,
         new StructureAwareSplitter(ChunkingSettings.defaults(), Tokenizer.cl100k()),
         new OfflineEnricher(),
         embeddings);
   }
 
+  public KnowledgeSettings.Ingestion limits() {
+    return checks.limits();
+  }
+
   /** Refuses at once what can be refused without parsing: too large, unsupported type. */
-  public DocumentType accept(String fileName, byte[] content) {
-    return parser.accept(fileName, content);
+  public DocumentType accept(String fileName, Path file) {
+    return checks.accept(fileName, file);
   }
 
   /** Who a document version's chunks belong to. */
   public record Origin(String tenantId, String documentId, String fileName, int version, Instant ingestedAt) {}
 
+  /** A file already in memory (tests, benchmarks), through a temporary file as an upload goes. */
   public List<EmbeddedChunk> prepare(Origin origin, byte[] content) {
-    ParsedDocument parsed = parser.parse(origin.fileName(), content);
+    Path file = null;
+    try {
+      file = Files.createTempFile("colloquy-document", ".upload");
+      Files.write(file, content);
+      return prepare(origin, file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (file != null) {
+        file.toFile().delete();
+      }
+    }
+  }
+
+  public List<EmbeddedChunk> prepare(Origin origin, Path file) {
+    ParsedDocument parsed = parser.parse(origin.fileName(), file);
     List<TextChunk> pieces = splitter.split(parsed.elements());
     if (pieces.isEmpty()) {
       throw new IngestionException(IngestionException.Code.EMPTY_DOCUMENT, "the file holds no text");

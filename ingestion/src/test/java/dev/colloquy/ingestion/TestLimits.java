@@ -18,18 +18,27 @@ public final class TestLimits {
   public static KnowledgeSettings.Ingestion withParseTimeout(Duration timeout) {
     KnowledgeSettings.Ingestion d = defaults();
     return new KnowledgeSettings.Ingestion(d.maxUploadBytes(), timeout, d.maxArchiveEntries(),
-        d.maxArchiveUncompressedBytes(), d.maxExtractedChars(), d.workers());
+        d.maxArchiveUncompressedBytes(), d.maxExtractedChars(), d.workers(), d.parseHeapBytes(), d.maxQueued(),
+        d.maxUploadsPerTenant(), d.uploadTimeout());
   }
 
   public static KnowledgeSettings.Ingestion withMaxUploadBytes(long bytes) {
     KnowledgeSettings.Ingestion d = defaults();
     return new KnowledgeSettings.Ingestion(bytes, d.parseTimeout(), d.maxArchiveEntries(),
-        d.maxArchiveUncompressedBytes(), d.maxExtractedChars(), d.workers());
+        d.maxArchiveUncompressedBytes(), d.maxExtractedChars(), d.workers(), d.parseHeapBytes(), d.maxQueued(),
+        d.maxUploadsPerTenant(), d.uploadTimeout());
   }
 
   public static KnowledgeSettings.Ingestion withArchiveLimits(int entries, long uncompressedBytes) {
     KnowledgeSettings.Ingestion d = defaults();
     return new KnowledgeSettings.Ingestion(d.maxUploadBytes(), d.parseTimeout(), entries, uncompressedBytes,
-        d.maxExtractedChars(), d.workers());
+        d.maxExtractedChars(), d.workers(), d.parseHeapBytes(), d.maxQueued(), d.maxUploadsPerTenant(), d.uploadTimeout());
+  }
+
+  public static KnowledgeSettings.Ingestion withQueue(int workers, int maxQueued) {
+    KnowledgeSettings.Ingestion d = defaults();
+    return new KnowledgeSettings.Ingestion(d.maxUploadBytes(), d.parseTimeout(), d.maxArchiveEntries(),
+        d.maxArchiveUncompressedBytes(), d.maxExtractedChars(), workers, d.parseHeapBytes(), maxQueued,
+        d.maxUploadsPerTenant(), d.uploadTimeout());
   }
 }

@@ -2,6 +2,7 @@ package dev.colloquy.mockllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Optional;
+import org.apache.pekko.NotUsed;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -13,19 +14,26 @@ import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
 
 /** {@code POST /v1/chat/completions}: streamed or whole, served or failed as the gate decides. */
 final class ChatCompletionEndpoint {
   private final RequestGate gate;
   private final MockLlmStats stats;
   private final ModelCatalog models;
+  private final RawScripts rawScripts;
   private final Materializer materializer;
 
   ChatCompletionEndpoint(
-      RequestGate gate, MockLlmStats stats, ModelCatalog models, Materializer materializer) {
+      RequestGate gate,
+      MockLlmStats stats,
+      ModelCatalog models,
+      RawScripts rawScripts,
+      Materializer materializer) {
     this.gate = gate;
     this.stats = stats;
     this.models = models;
+    this.rawScripts = rawScripts;
     this.materializer = materializer;
   }
 
@@ -35,8 +43,9 @@ final class ChatCompletionEndpoint {
       stats.http2RequestReceived();
     }
     ChatRequest request;
+    JsonNode root;
     try {
-      JsonNode root = Json.parseObject(body);
+      root = Json.parseObject(body);
       request = ChatRequest.parse(root).withOverrides(headerOverrides(http));
       stats.chatRequestAccepted(root);
     } catch (InvalidRequest invalid) {
@@ -47,7 +56,12 @@ final class ChatCompletionEndpoint {
     return switch (admission.verdict()) {
       case WARM_UP_REJECTION -> now(OpenAiErrors.rateLimited("mock-llm: warm-up rejection"));
       case MODEL_FAILURE -> fail(request, admission.settings());
-      case SERVE -> serve(ChatScript.plan(request, admission.settings(), false));
+      case SERVE -> {
+        ChatScript script = ChatScript.plan(request, admission.settings(), false);
+        yield rawScripts.find(root).filter(tokens -> request.stream())
+            .map(tokens -> now(streamed(RawScripts.stream(script, tokens, stats))))
+            .orElseGet(() -> serve(script));
+      }
     };
   }
 
@@ -69,10 +83,12 @@ final class ChatCompletionEndpoint {
   }
 
   private HttpResponse streamed(ChatScript script) {
+    return streamed(ChatStream.of(script, stats));
+  }
+
+  private static HttpResponse streamed(Source<ByteString, NotUsed> events) {
     return HttpResponse.create()
-        .withEntity(
-            HttpEntities.createChunked(
-                MediaTypes.TEXT_EVENT_STREAM.toContentType(), ChatStream.of(script, stats)));
+        .withEntity(HttpEntities.createChunked(MediaTypes.TEXT_EVENT_STREAM.toContentType(), events));
   }
 
   /** Answers after the time streaming would have taken, so latency tests mean the same. */

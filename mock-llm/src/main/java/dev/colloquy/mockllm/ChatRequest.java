@@ -1,6 +1,7 @@
 package dev.colloquy.mockllm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -9,6 +10,8 @@ import java.util.Optional;
  * @param promptTokens words (see {@link Words}) in the text of all messages' {@code content}: a
  *     string, or the {@code text} of each part of an array; roles and other fields don't count
  * @param maxTokens {@code max_completion_tokens}, else the older {@code max_tokens}
+ * @param toolCalls the tool calls the answer makes instead of text (see {@link ToolCues}); none
+ *     for a normal answer
  */
 record ChatRequest(
     String model,
@@ -16,7 +19,8 @@ record ChatRequest(
     boolean stream,
     boolean includeUsage,
     Optional<Integer> maxTokens,
-    ScriptOverrides overrides) {
+    ScriptOverrides overrides,
+    List<ToolCues.Call> toolCalls) {
 
   static ChatRequest parse(JsonNode root) {
     return new ChatRequest(
@@ -26,12 +30,13 @@ record ChatRequest(
         root.path("stream_options").path("include_usage").asBoolean(false),
         Json.optionalPositiveInt(root, "max_completion_tokens")
             .or(() -> Json.optionalPositiveInt(root, "max_tokens")),
-        metadataOverrides(root.path("metadata")));
+        metadataOverrides(root.path("metadata")),
+        ToolCues.of(root));
   }
 
   ChatRequest withOverrides(ScriptOverrides preferred) {
     return new ChatRequest(
-        model, promptTokens, stream, includeUsage, maxTokens, preferred.orElse(overrides));
+        model, promptTokens, stream, includeUsage, maxTokens, preferred.orElse(overrides), toolCalls);
   }
 
   private static JsonNode messages(JsonNode root) {

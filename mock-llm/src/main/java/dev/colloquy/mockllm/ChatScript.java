@@ -2,6 +2,7 @@ package dev.colloquy.mockllm;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -23,8 +24,9 @@ record ChatScript(
 
   static ChatScript plan(ChatRequest request, MockLlmSettings serverSettings, boolean failing) {
     MockLlmSettings settings = request.overrides().applyTo(serverSettings);
-    int tokens =
-        request.maxTokens().map(max -> Math.min(max, settings.tokens())).orElse(settings.tokens());
+    // An answer that calls tools has no text.
+    int tokens = !request.toolCalls().isEmpty() ? 0
+        : request.maxTokens().map(max -> Math.min(max, settings.tokens())).orElse(settings.tokens());
     Optional<FailureMode> failure =
         failing && settings.failureMode().cutsStream()
             ? Optional.of(settings.failureMode())
@@ -55,9 +57,22 @@ record ChatScript(
     return settings.text(tokens);
   }
 
-  /** "length" when the request's max tokens cut the answer short, as OpenAI reports it. */
+  /** "length" when the request's max tokens cut the answer short, as OpenAI reports it; "tool_calls" for calls. */
   String finishReason() {
+    if (!request.toolCalls().isEmpty()) {
+      return "tool_calls";
+    }
     return tokens < settings.tokens() ? "length" : "stop";
+  }
+
+  /** The answer's tool calls, each with an id of its own. */
+  List<ToolCues.Call> toolCalls() {
+    return request.toolCalls();
+  }
+
+  /** The id of call {@code index}: unique per completion, as OpenAI's are. */
+  String callId(int index) {
+    return "call_" + id.substring(id.length() - 8) + "_" + index;
   }
 
   int promptTokens() {

@@ -65,6 +65,7 @@ final class ChatStream {
 
   private static Source<Event, NotUsed> finish(ChatScript script) {
     List<Event> events = new ArrayList<>();
+    ChatCompletionWire.toolCallChunks(script).forEach(chunk -> events.add(Event.midway(chunk)));
     events.add(Event.midway(ChatCompletionWire.finishChunk(script)));
     if (script.request().includeUsage()) {
       events.add(Event.midway(ChatCompletionWire.usageChunk(script)));

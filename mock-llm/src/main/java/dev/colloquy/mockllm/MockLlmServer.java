@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -49,14 +50,20 @@ public final class MockLlmServer implements AutoCloseable {
   private final ServerBinding binding;
   private final RequestGate gate;
   private final MockLlmStats stats;
+  private final RawScripts rawScripts;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private MockLlmServer(
-      ActorSystem<Void> system, ServerBinding binding, RequestGate gate, MockLlmStats stats) {
+      ActorSystem<Void> system,
+      ServerBinding binding,
+      RequestGate gate,
+      MockLlmStats stats,
+      RawScripts rawScripts) {
     this.system = system;
     this.binding = binding;
     this.gate = gate;
     this.stats = stats;
+    this.rawScripts = rawScripts;
   }
 
   /** Starts on 127.0.0.1 and an ephemeral port. */
@@ -80,9 +87,11 @@ public final class MockLlmServer implements AutoCloseable {
       RequestGate gate = new RequestGate(settings);
       MockLlmStats stats = new MockLlmStats();
       ModelCatalog models = new ModelCatalog();
+      RawScripts rawScripts = new RawScripts();
       MockLlmRoutes routes =
           new MockLlmRoutes(
-              new ChatCompletionEndpoint(gate, stats, models, Materializer.matFromSystem(system)),
+              new ChatCompletionEndpoint(
+                  gate, stats, models, rawScripts, Materializer.matFromSystem(system)),
               new EmbeddingEndpoint(gate, stats, models),
               models);
       ServerBinding binding =
@@ -91,7 +100,7 @@ public final class MockLlmServer implements AutoCloseable {
               .bind(routes.route())
               .toCompletableFuture()
               .get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      return new MockLlmServer(system, binding, gate, stats);
+      return new MockLlmServer(system, binding, gate, stats, rawScripts);
     } catch (InterruptedException e) {
       system.terminate();
       Thread.currentThread().interrupt();
@@ -129,6 +138,21 @@ public final class MockLlmServer implements AutoCloseable {
    */
   public void reconfigure(MockLlmSettings settings) {
     gate.rearm(settings);
+  }
+
+  /**
+   * From now on a streamed request whose last user message is {@code cue} is answered with {@code
+   * tokens}, one chunk each, each token's bytes placed as they are between the quotes of the chunk's
+   * {@code content}: JSON escapes, UTF-8, or bytes that are not UTF-8, as a faulty upstream might
+   * send them (see {@link RawScripts}).
+   */
+  public void scriptRaw(String cue, List<byte[]> tokens) {
+    rawScripts.put(cue, tokens);
+  }
+
+  /** Forgets what {@link #scriptRaw} said for {@code cue}. */
+  public void forgetRaw(String cue) {
+    rawScripts.remove(cue);
   }
 
   /** Completes when the server has closed, by {@link #close()} or by JVM shutdown. */

@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,6 +84,38 @@ class RawHttpTest {
     assertThat(JSON.readTree(events[3].substring(6)).at("/usage/total_tokens").asInt())
         .isEqualTo(3);
     assertThat(events[4]).isEqualTo("data: [DONE]");
+  }
+
+  /** The scripted bytes arrive as they were given, invalid UTF-8 and escapes alike, one chunk each. */
+  @Test
+  void aScriptedAnswerIsSentByteForByte() throws Exception {
+    byte[] notUtf8 = {'a', (byte) 0xC3, (byte) 0x28, 'b', (byte) 0xFF};
+    byte[] escapes = "\\r\\n\\ud800data: x".getBytes(StandardCharsets.US_ASCII);
+    server.scriptRaw("raw please", List.of(notUtf8, escapes));
+    try {
+      String body =
+          """
+          {"model": "raw", "messages": [{"role": "user", "content": "raw please"}], "stream": true}\
+          """;
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build();
+      byte[] answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray()).body();
+
+      String[] events = new String(answer, StandardCharsets.ISO_8859_1).split("\n\n");
+      assertThat(events).hasSize(4);
+      assertThat(events[0]).contains("\"content\":\"" + new String(notUtf8, StandardCharsets.ISO_8859_1) + "\"");
+      assertThat(JSON.readTree(events[1].substring(6)).at("/choices/0/delta/content").asText())
+          .isEqualTo("\r\n\ud800data: x");
+      assertThat(events[3]).isEqualTo("data: [DONE]");
+    } finally {
+      server.forgetRaw("raw please");
+    }
+    HttpResponse<String> unscripted = post("/chat/completions",
+        "{\"model\": \"raw\", \"messages\": [{\"role\": \"user\", \"content\": \"raw please\"}], \"stream\": true}");
+    assertThat(unscripted.body()).contains("tok0");
   }
 
   @Test

@@ -115,8 +115,10 @@ final class IngestCommand implements Callable<Integer> {
 
   private static Result ingestLocally(Knowledge knowledge, Path file) throws Exception {
     try {
+      // The service owns and deletes the file it is given: it gets a copy, in its upload directory.
+      Path copy = Files.copy(file, knowledge.documents().newUploadFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       KnowledgeDocument document = knowledge.documents()
-          .ingest(SessionRoutes.DEFAULT_TENANT, file.getFileName().toString(), Files.readAllBytes(file))
+          .ingest(SessionRoutes.DEFAULT_TENANT, file.getFileName().toString(), copy)
           .completion().toCompletableFuture().get(WAIT_PER_FILE.toSeconds(), TimeUnit.SECONDS);
       return new Result(file, document.status().wireName(), document.chunkCount(),
           document.error().map(e -> e.code() + ": " + e.message()).orElse(null));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.JournalEntry;
 import java.io.PrintWriter;
@@ -38,14 +39,21 @@ final class JournalPrinter {
       case ChatSession.TurnAccepted e -> "turn=" + e.turnId() + " models="
           + e.runs().stream().map(run -> run.model()).toList() + " message=" + quote(e.message());
       case ChatSession.TurnCompleted e -> "turn=" + e.turnId() + agent(e.outcome().agent()) + " runs=" + runs(e.outcome().runs())
-          + " citations=" + e.outcome().citations().size() + " latency_ms=" + e.outcome().latencyMs()
+          + tools(e.outcome().tools()) + " citations=" + e.outcome().citations().size() + " latency_ms=" + e.outcome().latencyMs()
           + " text=" + quote(e.outcome().text());
       case ChatSession.TurnFailed e -> "turn=" + e.turnId() + " code=" + e.code() + " message=" + quote(e.message());
       case ChatSession.TurnCancelled e -> "turn=" + e.turnId() + " reason=" + e.reason()
           + (e.outcome().runs().isEmpty() ? "" : " runs=" + runs(e.outcome().runs()));
       case ChatSession.NarrativeStateMerged e -> "delta=" + e.delta();
+      case ChatSession.TurnCheckpointed e -> "turn=" + e.turnId() + " frames=" + e.checkpoint().frames().size()
+          + " reserved_through=" + e.checkpoint().reservedThrough();
+      case ChatSession.TurnRestarted e -> "turn=" + e.turnId() + " reason=" + e.cutShort().reason()
+          + " restart_frame=" + e.cutShort().restartFrameId() + " models="
+          + e.runs().stream().map(run -> run.model()).toList();
       case ChatSession.SessionClosed e -> "reason=" + e.reason() + " turns=" + e.summary().turns()
           + " duration_ms=" + e.summary().durationMs();
+      case ChatSession.SessionForked e -> "from=" + e.fromSessionId() + " at_turn=" + e.atTurn() + " inherited_turns="
+          + e.turns().size();
       case ChatSession.SessionDeleted e -> "";
       case ChatSession.SessionEscalated e -> "turn=" + e.turnId() + " reason=" + e.reason().wireName();
       case ChatSession.SessionHandedBack e -> "";
@@ -63,6 +71,17 @@ final class JournalPrinter {
     return " intent=" + agent.intent().wireName() + "(" + agent.intentSource() + ")"
         + (agent.escalation() == null ? "" : " escalation=" + agent.escalation().wireName())
         + (agent.memories().isEmpty() ? "" : " memories=" + agent.memories().size());
+  }
+
+  /** Each tool call of the turn with how it ended, e.g. {@code tools=[knowledge_retrieval:ok, web_search:error]}. */
+  private static String tools(List<StreamEvent.ToolEvent> tools) {
+    if (tools.isEmpty()) {
+      return "";
+    }
+    return " tools=" + tools.stream().filter(StreamEvent.ToolResulted.class::isInstance)
+        .map(StreamEvent.ToolResulted.class::cast)
+        .map(result -> result.tool() + ":" + (result.ok() ? "ok" : "error"))
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 
   private static String runs(List<RunOutcome> runs) {

@@ -33,14 +33,33 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code colloquy replay}: a session's journal and the state rebuilt from it. */
+/**
+ * {@code colloquy replay}: a session's journal and the state rebuilt from it; with
+ * {@code --fork-at-turn}, a fork of it that runs a turn again; with {@code --diff}, where two sessions part.
+ */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     description = {"Prints a session's journal (sequence number, time, event, key fields) and the state rebuilt from it.",
-        "Reads the data directory when no server runs on it, or a running server with --server."})
+        "Reads the data directory when no server runs on it, or a running server with --server.",
+        "--fork-at-turn N forks the session on a running server and runs turn N again in the fork.",
+        "--diff A B shows the first turn at which two sessions differ."})
 final class ReplayCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "SESSION_ID", description = "The session to replay")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "SESSION_ID", description = "The session to replay")
   String sessionId;
+
+  @Option(names = "--fork-at-turn", paramLabel = "N",
+      description = "Fork the session before turn N (1 keeps no turn) and run turn N again in the fork (needs --server)")
+  Integer forkAtTurn;
+
+  @Option(names = "--model", paramLabel = "MODEL", description = "With --fork-at-turn: the model the turn runs on")
+  String model;
+
+  @Option(names = "--message", paramLabel = "TEXT", description = "With --fork-at-turn: the message to send instead")
+  String message;
+
+  @Option(names = "--diff", arity = "2", paramLabel = "SESSION_ID",
+      description = "Compare two sessions turn by turn (e.g. an original and its fork)")
+  List<String> diff;
 
   @Option(names = "--until", paramLabel = "SEQ", description = "Stop at this sequence number")
   Long until;
@@ -66,13 +85,24 @@ final class ReplayCommand implements Callable<Integer> {
     if (until != null && until < 1) {
       throw new IllegalArgumentException("--until must be a positive sequence number");
     }
-    List<JournalEntry> entries = server != null ? fromServer() : fromDatabase();
+    PrintWriter out = spec.commandLine().getOut();
+    if (diff != null) {
+      return diff(out);
+    }
+    if (sessionId == null) {
+      throw new IllegalArgumentException("name the session to replay, or two sessions with --diff A B");
+    }
+    if (forkAtTurn != null) {
+      return fork(out);
+    }
+    if (model != null || message != null) {
+      throw new IllegalArgumentException("--model and --message go with --fork-at-turn");
+    }
+    List<JournalEntry> entries = read(List.of(sessionId)).getFirst();
     if (entries.isEmpty()) {
-      spec.commandLine().getErr().println("colloquy: no journal for session " + sessionId);
-      return 2;
+      return noJournal(sessionId);
     }
     ObjectNode body = JournalJson.body(sessionId, entries);
-    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(body));
     } else {
@@ -82,7 +112,51 @@ final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  private List<JournalEntry> fromDatabase() throws Exception {
+  private int fork(PrintWriter out) throws Exception {
+    if (server == null) {
+      throw new IllegalArgumentException("--fork-at-turn runs a turn, which needs a running server: add --server URL");
+    }
+    if (forkAtTurn < 1) {
+      throw new IllegalArgumentException("--fork-at-turn must be 1 or more: the turn the fork runs again");
+    }
+    new ForkRun(server, apiKey).run(sessionId, forkAtTurn, model, message, out);
+    out.flush();
+    return 0;
+  }
+
+  private int diff(PrintWriter out) throws Exception {
+    if (sessionId != null || forkAtTurn != null) {
+      throw new IllegalArgumentException("--diff takes its two sessions and no other session or --fork-at-turn");
+    }
+    List<List<JournalEntry>> journals = read(diff);
+    for (int i = 0; i < 2; i++) {
+      if (journals.get(i).isEmpty()) {
+        return noJournal(diff.get(i));
+      }
+    }
+    JournalDiff.print(diff.get(0), journals.get(0), diff.get(1), journals.get(1), out);
+    out.flush();
+    return 0;
+  }
+
+  private int noJournal(String id) {
+    spec.commandLine().getErr().println("colloquy: no journal for session " + id);
+    return 2;
+  }
+
+  /** The journals of {@code ids}, in order (empty for a session without one), up to --until. */
+  private List<List<JournalEntry>> read(List<String> ids) throws Exception {
+    List<List<JournalEntry>> journals = new ArrayList<>();
+    if (server != null) {
+      for (String id : ids) {
+        journals.add(fromServer(id));
+      }
+      return journals;
+    }
+    return fromDatabase(ids);
+  }
+
+  private List<List<JournalEntry>> fromDatabase(List<String> ids) throws Exception {
     Config overrides = dataDir == null ? ConfigFactory.empty()
         : ConfigFactory.parseMap(Map.of("colloquy.storage.data-dir", dataDir.toString()));
     Config config = Colloquy.loadConfig(overrides);
@@ -92,8 +166,12 @@ final class ReplayCommand implements Callable<Integer> {
       ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "colloquy-replay",
           local.withFallback(JournalConfig.forDatabase(database.connection())).withFallback(config));
       try {
-        return new JournalReader(system).read(sessionId, until == null ? Long.MAX_VALUE : until)
-            .toCompletableFuture().get();
+        JournalReader reader = new JournalReader(system);
+        List<List<JournalEntry>> journals = new ArrayList<>();
+        for (String id : ids) {
+          journals.add(reader.read(id, until == null ? Long.MAX_VALUE : until).toCompletableFuture().get());
+        }
+        return journals;
       } finally {
         system.terminate();
         system.getWhenTerminated().toCompletableFuture().join();
@@ -101,8 +179,8 @@ final class ReplayCommand implements Callable<Integer> {
     }
   }
 
-  private List<JournalEntry> fromServer() throws Exception {
-    String url = server.toString().replaceAll("/+$", "") + "/v1/sessions/" + sessionId + "/journal"
+  private List<JournalEntry> fromServer(String id) throws Exception {
+    String url = server.toString().replaceAll("/+$", "") + "/v1/sessions/" + id + "/journal"
         + (until == null ? "" : "?until=" + until);
     HttpRequest.Builder request =
         ServerRequests.withApiKey(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET(), apiKey);

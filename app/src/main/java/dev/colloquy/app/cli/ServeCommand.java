@@ -44,7 +44,28 @@ final class ServeCommand implements Callable<Integer> {
     serving = true;
     Runtime.getRuntime().addShutdownHook(new Thread(colloquy::close, "colloquy-shutdown"));
     exitCleanlyOnTerm(colloquy);
+    exitWhenDowned(colloquy);
     return 0;
+  }
+
+  /** Exit status of a node the cluster downed (the minority of a partition): its supervisor starts it again. */
+  static final int DOWNED_EXIT_CODE = 3;
+
+  /**
+   * A node the split brain resolver downed has stopped its actor system and is no longer a member;
+   * the process ends too, with {@link #DOWNED_EXIT_CODE}, so that its supervisor (Docker, Kubernetes,
+   * systemd) starts it again and it joins the cluster afresh instead of lingering outside it.
+   */
+  private static void exitWhenDowned(Colloquy colloquy) {
+    colloquy.system().getWhenTerminated().thenRun(() -> {
+      boolean downed = org.apache.pekko.actor.CoordinatedShutdown.get(colloquy.system()).getShutdownReason()
+          .map(reason -> reason.equals(org.apache.pekko.actor.CoordinatedShutdown.clusterDowningReason()))
+          .orElse(false);
+      if (downed) {
+        System.err.println("colloquy: this node was downed by the cluster (split brain resolver); exiting to be restarted");
+        System.exit(DOWNED_EXIT_CODE);
+      }
+    });
   }
 
   /**

@@ -95,6 +95,23 @@ class CliTest {
   }
 
   @Test
+  void replaysForksAndDiffsWithMissingOrClashingArgumentsAreRefusedInOneLine() {
+    String[][] commands = {
+        {"replay"},
+        {"replay", "--fork-at-turn", "2", "abc"},
+        {"replay", "--fork-at-turn", "0", "--server", "http://127.0.0.1:9", "abc"},
+        {"replay", "--model", "m", "abc"},
+        {"replay", "--diff", "a", "b", "c"}};
+    String[] named = {"name the session", "needs a running server", "must be 1 or more", "go with --fork-at-turn",
+        "--diff takes its two sessions"};
+    for (int i = 0; i < commands.length; i++) {
+      err.getBuffer().setLength(0);
+      assertThat(run(commands[i])).as(String.join(" ", commands[i])).isEqualTo(1);
+      assertThat(oneLineOfErr()).as(String.join(" ", commands[i])).contains(named[i]);
+    }
+  }
+
+  @Test
   void readingCommandsRefuseADirectoryWithoutColloquyData() {
     Path empty = scratch.resolve("not-data");
     String[][] commands = {

@@ -36,7 +36,15 @@ public record FrameMark(Kind kind, int run, int[] lengths) implements CborSerial
     RUN_COMPLETED,
     RUN_FAILED,
     INTENT,
-    ESCALATION
+    ESCALATION,
+    TOOL_CALLED,
+    TOOL_RESULT,
+    /**
+     * Not a frame: the frames after this point were streamed but never journaled (their node
+     * crashed after its last checkpoint), so the turn's terminal frame takes
+     * {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, above any id a client may have seen.
+     */
+    LOST
   }
 
   private static final int[] NONE = new int[0];

@@ -18,15 +18,18 @@ import java.util.List;
   @JsonSubTypes.Type(value = StreamEvent.GapFound.class, name = "GapFound"),
   @JsonSubTypes.Type(value = StreamEvent.RunCompleted.class, name = "RunCompleted"),
   @JsonSubTypes.Type(value = StreamEvent.RunFailed.class, name = "RunFailed"),
+  @JsonSubTypes.Type(value = StreamEvent.Restarted.class, name = "Restarted"),
   @JsonSubTypes.Type(value = StreamEvent.IntentRouted.class, name = "IntentRouted"),
   @JsonSubTypes.Type(value = StreamEvent.Escalated.class, name = "Escalated"),
+  @JsonSubTypes.Type(value = StreamEvent.ToolCalled.class, name = "ToolCalled"),
+  @JsonSubTypes.Type(value = StreamEvent.ToolResulted.class, name = "ToolResulted"),
   @JsonSubTypes.Type(value = TurnEnding.Completed.class, name = "Completed"),
   @JsonSubTypes.Type(value = TurnEnding.Failed.class, name = "Failed"),
   @JsonSubTypes.Type(value = TurnEnding.Cancelled.class, name = "Cancelled")
 })
 public sealed interface StreamEvent extends CborSerializable permits StreamEvent.Started, StreamEvent.Retrieved,
-    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.IntentRouted,
-    StreamEvent.Escalated, TurnEnding {
+    StreamEvent.Token, StreamEvent.GapFound, StreamEvent.RunCompleted, StreamEvent.RunFailed, StreamEvent.Restarted,
+    StreamEvent.IntentRouted, StreamEvent.Escalated, StreamEvent.ToolEvent, TurnEnding {
 
   default boolean terminal() {
     return false;
@@ -50,9 +53,34 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
     }
   }
 
+  /**
+   * The turn's node was lost and another node runs the turn again from the start, with new runs: what
+   * the frames before this one said is superseded, not continued.
+   */
+  record Restarted(List<String> runIds, String reason) implements StreamEvent {}
+
   /** How the agent routed the message, before any retrieval. */
   record IntentRouted(Intent intent) implements StreamEvent {}
 
   /** The turn handed the session to a human. */
   record Escalated(EscalationReason reason) implements StreamEvent {}
+
+  /** A step of a run's tool-calling loop; journaled with the turn's outcome, in frame order. */
+  sealed interface ToolEvent extends StreamEvent permits ToolCalled, ToolResulted {
+    String runId();
+
+    String callId();
+
+    String tool();
+  }
+
+  /** The model of run {@code runId} asked for {@code tool} with {@code arguments} (its JSON text, as the model wrote it). */
+  record ToolCalled(String runId, String callId, String tool, String arguments) implements ToolEvent {}
+
+  /**
+   * What the call answered: {@code content} is what the model is sent back, an error's description
+   * when {@code ok} is false (the tool failed, timed out, or does not exist).
+   */
+  record ToolResulted(String runId, String callId, String tool, boolean ok, String content, long latencyMs)
+      implements ToolEvent {}
 }

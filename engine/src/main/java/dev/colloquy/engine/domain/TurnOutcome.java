@@ -8,7 +8,9 @@ import java.util.List;
  * Everything a turn produced, journaled once when it ends: the runs, what retrieval found, the
  * gaps, the frame layout that lets its stream be replayed exactly (tokens grouped per run of
  * consecutive frames, however they were journaled: see {@link FrameMark}), and the agent's decisions
- * ({@code agent}, null for turns journaled before the agent decided anything).
+ * ({@code agent}, null for turns journaled before the agent decided anything), and the steps of the
+ * runs' tool-calling loops ({@code tools}: each call and its result, in frame order; none in turns
+ * journaled before tools existed).
  */
 public record TurnOutcome(
     List<RunOutcome> runs,
@@ -17,14 +19,22 @@ public record TurnOutcome(
     List<Gap> gaps,
     List<FrameMark> frames,
     long latencyMs,
-    AgentTrace agent)
+    AgentTrace agent,
+    List<StreamEvent.ToolEvent> tools)
     implements CborSerializable {
 
   public TurnOutcome {
+    tools = tools == null ? List.of() : List.copyOf(tools);
     runs = List.copyOf(runs);
     citations = List.copyOf(citations);
     gaps = List.copyOf(gaps);
     frames = List.copyOf(FrameMark.grouped(frames));
+  }
+
+  /** An outcome in which no tool was called. */
+  public TurnOutcome(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs, AgentTrace agent) {
+    this(runs, citations, confidence, gaps, frames, latencyMs, agent, List.of());
   }
 
   /** An outcome in which the agent decided nothing. */

@@ -10,9 +10,11 @@ import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.observe.TurnLogContext;
@@ -116,6 +118,19 @@ public final class ChatSession
   /** Gives the session the title its user chose; it wins over the automatic one (see SessionState#titleFor). */
   public record Rename(String title, ActorRef<SessionAnswer> replyTo) implements Command {}
 
+  /** What a fork of this session at turn {@code atTurn} starts from (see {@link Forks}). */
+  public record GetForkSource(int atTurn, ActorRef<ForkAnswer> replyTo) implements Command {}
+
+  /** Opens this session, which must be new, as the fork {@code source} describes. */
+  public record OpenFork(ForkSource source, ActorRef<SessionAnswer> replyTo) implements Command {}
+
+  /**
+   * Opens this session, which must be new, with the events of another installation's journal (checked
+   * by {@link ImportedJournal}), for {@code userId} of {@code tenantId} (null: the whole tenant).
+   */
+  public record Import(String tenantId, String userId, List<Event> events, ActorRef<SessionAnswer> replyTo)
+      implements Command {}
+
   /** An operator takes an escalated session back from its human: the agent answers again. */
   public record HandBack(ActorRef<SessionAnswer> replyTo) implements Command {}
 
@@ -137,6 +152,7 @@ public final class ChatSession
         @JsonSubTypes.Type(value = Close.class, name = "Close"),
         @JsonSubTypes.Type(value = Delete.class, name = "Delete"),
         @JsonSubTypes.Type(value = Rename.class, name = "Rename"),
+        @JsonSubTypes.Type(value = GetForkSource.class, name = "GetForkSource"),
         @JsonSubTypes.Type(value = HandBack.class, name = "HandBack")
       })
       Command command)
@@ -149,6 +165,11 @@ public final class ChatSession
   public record CloseIfIdle(Duration idleTimeout, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   private record TurnFinished(TurnSupervisor.Ended ended) implements Command {}
+
+  private record CheckpointReached(TurnSupervisor.Checkpoint checkpoint) implements Command {}
+
+  /** Whether the tenant lets the turn a crash cut short run again. */
+  private record FailoverDecided(boolean continues) implements Command {}
 
   private record SupervisorStopped(String turnId) implements Command {}
 
@@ -166,6 +187,16 @@ public final class ChatSession
 
   /** What {@link Delete} gets. */
   public sealed interface DeleteAnswer extends CborSerializable {}
+
+  /** What {@link GetForkSource} gets. */
+  public sealed interface ForkAnswer extends CborSerializable {}
+
+  /**
+   * How a fork starts: the original's opening (its owner, persona, metadata, character) and what the
+   * fork inherits; {@code atTurnMessage} is the message of turn {@code atTurn}, null when the fork is
+   * at the end of the session.
+   */
+  public record ForkSource(SessionOpened opened, SessionForked forked, String atTurnMessage) implements ForkAnswer {}
 
   public record SessionReply(SessionView session) implements SessionAnswer {}
 
@@ -194,7 +225,7 @@ public final class ChatSession
 
   /** A refused command, with the stable error code of API.md and, when one is involved, a turn id. */
   public record Rejected(String code, String message, String turnId)
-      implements SessionAnswer, TurnAnswer, DeleteAnswer {}
+      implements SessionAnswer, TurnAnswer, DeleteAnswer, ForkAnswer {}
 
   // ---- events ----
 
@@ -206,6 +237,9 @@ public final class ChatSession
     @JsonSubTypes.Type(value = TurnCompleted.class, name = "TurnCompleted"),
     @JsonSubTypes.Type(value = TurnFailed.class, name = "TurnFailed"),
     @JsonSubTypes.Type(value = TurnCancelled.class, name = "TurnCancelled"),
+    @JsonSubTypes.Type(value = TurnCheckpointed.class, name = "TurnCheckpointed"),
+    @JsonSubTypes.Type(value = TurnRestarted.class, name = "TurnRestarted"),
+    @JsonSubTypes.Type(value = SessionForked.class, name = "SessionForked"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
     @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted"),
@@ -288,6 +322,28 @@ public final class ChatSession
     }
   }
 
+  /**
+   * What a running turn streamed since its previous checkpoint, and the frame ids it may stream
+   * before the next (see {@link TurnProgress}); the first is journaled with the turn's acceptance.
+   */
+  public record TurnCheckpointed(String turnId, TurnProgress.Checkpoint checkpoint, Instant at) implements Event {}
+
+  /** The turn's node was lost; this node runs the turn again with {@code runs}. */
+  public record TurnRestarted(String turnId, TurnAttempt cutShort, List<RunSpec> runs, Instant at) implements Event {}
+
+  /**
+   * The session, just opened, is a fork of {@code fromSessionId} at its turn {@code atTurn}: it starts
+   * with that session's turns before it, as they ended, its title and its narrative state then.
+   * The inherited turns are not billed again.
+   */
+  public record SessionForked(String fromSessionId, int atTurn, String title, List<TurnRecord> turns,
+      JsonNode narrativeState, Instant at) implements Event {
+
+    public SessionForked {
+      turns = List.copyOf(turns);
+    }
+  }
+
   public record NarrativeStateMerged(JsonNode delta, Instant at) implements Event {}
 
   /** Turn {@code turnId} handed the session to a human, for {@code reason}; its webhook leaves from the outbox. */
@@ -314,6 +370,8 @@ public final class ChatSession
   public static final String TURN_LIMIT_REACHED = "TURN_LIMIT_REACHED";
   public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
   public static final String TURN_ENDED = "TURN_ENDED";
+  /** A repeated idempotency key or turn id with another message (as the IETF Idempotency-Key draft answers it). */
+  public static final String IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED";
   public static final String UNKNOWN_MODEL = "UNKNOWN_MODEL";
   public static final String TOO_MANY_MODELS = "TOO_MANY_MODELS";
   public static final String INTERRUPTED = TurnEnding.INTERRUPTED;
@@ -333,7 +391,7 @@ public final class ChatSession
   private final TimerScheduler<Command> timers;
   private final EngineServices services;
   private final ActorRef<ClusterSharding.ShardCommand> shard;
-  private final ActorRef<TurnSupervisor.Ended> turnEnded;
+  private final ActorRef<TurnSupervisor.Report> turnReports;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
   /**
@@ -362,7 +420,10 @@ public final class ChatSession
     this.timers = timers;
     this.services = services;
     this.shard = shard;
-    this.turnEnded = context.messageAdapter(TurnSupervisor.Ended.class, TurnFinished::new);
+    this.turnReports = context.messageAdapter(TurnSupervisor.Report.class, report -> switch (report) {
+      case TurnSupervisor.Ended ended -> new TurnFinished(ended);
+      case TurnSupervisor.Checkpoint checkpoint -> new CheckpointReached(checkpoint);
+    });
   }
 
   public static PersistenceId persistenceId(String sessionId) {
@@ -459,7 +520,7 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
-    if (failingInterruptedTurns && !(command instanceof FailInterruptedTurns)) {
+    if (failingInterruptedTurns && !(command instanceof FailInterruptedTurns || command instanceof FailoverDecided)) {
       // The turns a crash cut short are still pending until they are journaled as interrupted;
       // a command seeing them now would, say, refuse a new turn as if the dead one were running.
       return Effect().stash();
@@ -482,8 +543,13 @@ public final class ChatSession
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case Rename rename -> onRename(state, rename);
+      case GetForkSource get -> Effect().reply(get.replyTo(), Forks.source(state, get.atTurn()));
+      case OpenFork fork -> onOpenFork(state, fork);
+      case Import imported -> onImport(state, imported);
       case HandBack handBack -> onHandBack(state, handBack);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
+      case CheckpointReached reached -> onCheckpoint(state, reached.checkpoint());
+      case FailoverDecided decided -> onFailoverDecided(state, decided.continues());
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
       case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
       case PassivateIfIdle idle -> onPassivateIfIdle();
@@ -503,6 +569,41 @@ public final class ChatSession
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
 
+  private ReplyEffect<Event, SessionState> onOpenFork(SessionState state, OpenFork fork) {
+    if (state.status() != SessionStatus.NEW) {
+      return Effect().reply(fork.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
+    }
+    Instant now = Instant.now();
+    SessionOpened original = fork.source().opened();
+    SessionForked forked = fork.source().forked();
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(List.of(new SessionOpened(sessionId, original.tenantId(), original.userId(), original.persona(),
+                original.metadata(), now, original.characterId(), original.context()),
+            new SessionForked(forked.fromSessionId(), forked.atTurn(), forked.title(), forked.turns(),
+                forked.narrativeState(), now)))
+        .thenRun(opened -> journaled(persisting))
+        .thenReply(fork.replyTo(), opened -> new SessionReply(opened.view()));
+  }
+
+  /** An imported journal that ends with turns pending is recovered as a crash would be: they end as interrupted. */
+  private ReplyEffect<Event, SessionState> onImport(SessionState state, Import imported) {
+    if (state.status() != SessionStatus.NEW) {
+      return Effect().reply(imported.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(ImportedJournal.owned(sessionId, imported.tenantId(), imported.userId(), imported.events()))
+        .thenRun(after -> {
+          journaled(persisting);
+          if (!after.pendingTurns().isEmpty()) {
+            failingInterruptedTurns = true;
+            context.getSelf().tell(new FailInterruptedTurns());
+          }
+        })
+        .thenReply(imported.replyTo(), after -> new SessionReply(after.view()));
+  }
+
   private ReplyEffect<Event, SessionState> onStartTurn(SessionState state, StartTurn start) {
     if (!state.exists()) {
       return Effect().reply(start.replyTo(), notFound());
@@ -515,6 +616,12 @@ public final class ChatSession
       existing = state.turn(start.turnId());
     }
     if (existing.isPresent()) {
+      if (!existing.get().asks(start.message(), start.models())) {
+        String reused = start.idempotencyKey() != null && existing.get().idempotencyKey() != null
+            && start.idempotencyKey().equals(existing.get().idempotencyKey()) ? "idempotency_key" : "turn_id";
+        return Effect().reply(start.replyTo(), new Rejected(IDEMPOTENCY_KEY_REUSED,
+            "This " + reused + " was used for another request; send a new one", null));
+      }
       return Effect().reply(start.replyTo(), subscribe(existing.get(), 0));
     }
     if (!state.open()) {
@@ -550,6 +657,7 @@ public final class ChatSession
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));
+    events.add(new TurnCheckpointed(turnId, TurnCheckpoints.opening(0, services.session().checkpoint()), now));
     SessionState accepted = applied(state, events);
     TurnRecord turn = accepted.turn(turnId).orElseThrow();
     Transcript transcript = transcriptOf(turn);
@@ -592,15 +700,18 @@ public final class ChatSession
         state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
         state.completedTurns(), state.handedOff(), state.storyState());
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
-        TurnSupervisor.create(plan, transcriptOf(turn), services, turnEnded), "turn-" + turn.turnId());
+        TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
     supervisors.put(turn.turnId(), supervisor);
   }
 
-  /** The transcript of a turn accepted and not yet ended here, made when it is first needed. */
+  /**
+   * The transcript of a turn accepted and not yet ended here, made when it is first needed: after
+   * the frames of the attempts lost nodes cut short, releasing what the turn's checkpoints reserved.
+   */
   private Transcript transcriptOf(TurnRecord turn) {
     return transcripts.computeIfAbsent(turn.turnId(),
-        id -> new Transcript(sessionId, id, turn.traceId(), turn.runs()));
+        id -> TurnCheckpoints.transcript(sessionId, turn, services.session().checkpoint()));
   }
 
   private ReplyEffect<Event, SessionState> onJoinTurn(SessionState state, JoinTurn join) {
@@ -775,7 +886,8 @@ public final class ChatSession
   }
 
   private List<TurnFrame> replay(TurnRecord turn, long afterId) {
-    return Transcript.replay(sessionId, turn.turnId(), turn.traceId(), turn.runs(), turn.outcome(), turn.ending(),
+    return Transcript.replay(sessionId, turn.turnId(), turn.traceId(), turn.attempts(), turn.runs(), turn.outcome(),
+        turn.ending(),
         afterId);
   }
 
@@ -814,7 +926,8 @@ public final class ChatSession
 
   private void startNextQueued(SessionState state) {
     if (!closing && supervisors.isEmpty() && !services.turns().draining()) {
-      state.runningTurn().ifPresent(next -> startTurn(state, next));
+      state.runningTurn().ifPresent(next ->
+          startTurn(state, next));
     }
   }
 
@@ -832,20 +945,59 @@ public final class ChatSession
     TurnMetrics.recordFailed(services.metrics(), INTERRUPTED);
     return Effect()
         .persist(TurnEnded.of(turnId, TurnEnding.Failed.interrupted("The turn stopped unexpectedly"),
-            TurnOutcome.nothing(), Instant.now()))
+            journaledSoFar(turn.get()), Instant.now()))
         .thenRun(this::startNextQueued)
         .thenNoReply()
         .thenUnstashAll();
   }
 
-  /** After a crash, turns that were running or queued have no one to finish them: they are recorded as interrupted. */
+  /**
+   * After a crash, turns that were running or queued have no one to finish them. The running one,
+   * when its checkpoints reserved its frame ids, runs again here if its tenant allows it; otherwise
+   * every one is recorded as interrupted, with what its checkpoints had journaled.
+   */
   private ReplyEffect<Event, SessionState> onFailInterruptedTurns(SessionState state) {
+    var running = state.runningTurn();
+    if (running.isPresent() && running.get().progress() != null && !supervisors.containsKey(running.get().turnId())) {
+      context.pipeToSelf(services.failover().continuesTurns(state.tenantId()),
+          (continues, failure) -> new FailoverDecided(failure == null && continues));
+      return Effect().noReply();
+    }
+    return interruptPending(state);
+  }
+
+  private ReplyEffect<Event, SessionState> onFailoverDecided(SessionState state, boolean continues) {
+    var running = state.runningTurn();
+    if (!continues || running.isEmpty() || running.get().progress() == null) {
+      return interruptPending(state);
+    }
+    TurnRecord turn = running.get();
+    Instant now = Instant.now();
+    List<RunSpec> runs = turn.runs().stream().map(run -> new RunSpec(UUID.randomUUID().toString(), run.provider(), run.model())).toList();
+    TurnAttempt cutShort = TurnCheckpoints.cutShort(turn, this::providerOf);
+    List<Event> events = List.of(new TurnRestarted(turn.turnId(), cutShort, runs, now),
+        new TurnCheckpointed(turn.turnId(),
+            TurnCheckpoints.opening(cutShort.restartFrameId(), services.session().checkpoint()), now));
+    TurnLogContext.run(TurnLogContext.of(turn.traceId(), state.tenantId(), sessionId, turn.turnId()),
+        () -> context.getLog().info("Its node was lost while turn {} ran; it runs again here", turn.turnId()));
+    return Effect()
+        .persist(events)
+        .thenRun(after -> {
+          failingInterruptedTurns = false;
+          TurnRecord restarted = after.turn(turn.turnId()).orElseThrow();
+          startTurn(after, restarted);
+        })
+        .thenNoReply()
+        .thenUnstashAll();
+  }
+
+  private ReplyEffect<Event, SessionState> interruptPending(SessionState state) {
     List<Event> events = new ArrayList<>();
     Instant now = Instant.now();
     for (TurnRecord turn : state.pendingTurns()) {
       if (!supervisors.containsKey(turn.turnId())) {
         events.add(TurnEnded.of(turn.turnId(),
-            TurnEnding.Failed.interrupted("The server stopped while this turn was running"), TurnOutcome.nothing(), now));
+            TurnEnding.Failed.interrupted("The server stopped while this turn was running"), journaledSoFar(turn), now));
       }
     }
     List<String> interrupted = state.pendingTurns().stream().map(TurnRecord::turnId).toList();
@@ -858,6 +1010,40 @@ public final class ChatSession
         })
         .thenNoReply()
         .thenUnstashAll();
+  }
+
+  /** What a turn cut short leaves: what its checkpoints journaled, and a stream that ends above any id seen. */
+  private TurnOutcome journaledSoFar(TurnRecord turn) {
+    return turn.progress() == null ? TurnOutcome.nothing()
+        : turn.progress().outcome(turn.runs(), this::providerOf, true);
+  }
+
+  private String providerOf(String model) {
+    return services.models().find(null, model).map(dev.colloquy.engine.model.ModelCatalog.Entry::provider)
+        .orElse("unknown");
+  }
+
+  /** The supervisor's checkpoint: journaled, then the supervisor may stream up to its new reservation. */
+  private ReplyEffect<Event, SessionState> onCheckpoint(SessionState state, TurnSupervisor.Checkpoint checkpoint) {
+    var supervisor = supervisors.get(checkpoint.turnId());
+    var turn = state.turn(checkpoint.turnId());
+    if (supervisor == null || turn.isEmpty() || !turn.get().pending()) {
+      return Effect().noReply();
+    }
+    if (!services.journalReachable().getAsBoolean()) {
+      // The write would hold up every command (a cancel too) until it failed; the turn streams no
+      // frame beyond its reservation meanwhile, and its next checkpoint takes these frames again.
+      supervisor.tell(new TurnSupervisor.CheckpointSkipped());
+      return Effect().noReply();
+    }
+    long persisting = System.nanoTime();
+    return Effect()
+        .persist(new TurnCheckpointed(checkpoint.turnId(), checkpoint.checkpoint(), Instant.now()))
+        .thenRun(after -> {
+          journaled(persisting);
+          supervisor.tell(new TurnSupervisor.CheckpointJournaled(checkpoint.checkpoint().reservedThrough()));
+        })
+        .thenNoReply();
   }
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {
@@ -893,6 +1079,7 @@ public final class ChatSession
       case Close close -> Effect().reply(close.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case Rename rename -> Effect().reply(rename.replyTo(), notFound());
+      case GetForkSource get -> Effect().reply(get.replyTo(), notFound());
       case HandBack handBack -> Effect().reply(handBack.replyTo(), notFound());
       case StartTurn start -> Effect().reply(start.replyTo(), notFound());
       case JoinTurn join -> Effect().reply(join.replyTo(), turnNotFound());

@@ -44,6 +44,7 @@ public record SessionState(
     String closeReason,
     SessionSummary summary,
     String characterId,
+    int inheritedTurns,
     EscalationReason escalationReason,
     List<ChatMessage> context,
     SessionTotals totals)
@@ -90,7 +91,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, null, List.of(), SessionTotals.openedAt(null));
+        List.of(), emptyObject(), null, null, null, 0, null, List.of(), SessionTotals.openedAt(null));
   }
 
   public boolean exists() {
@@ -226,8 +227,10 @@ public record SessionState(
     return lastActivity().plus(timeout);
   }
 
+  /** What the session amounted to, for billing: a fork's inherited turns were billed to its original. */
   public SessionSummary summarize(Instant closedAt) {
-    return new SessionSummary(totals.turns(), totals.completedTurns(), totals.usageByModel(), createdAt, closedAt,
+    return new SessionSummary(totals.turns() - inheritedTurns, totals.completedTurns() - totals.inheritedCompleted(),
+        totals.usageByModel(), createdAt, closedAt,
         Duration.between(createdAt, closedAt).toMillis());
   }
 
@@ -334,41 +337,67 @@ public record SessionState(
   public SessionState apply(ChatSession.Event event) {
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
-          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(),
+          e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
           null, e.context(), SessionTotals.openedAt(e.at()));
+      case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
           e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at(), totals.turns() + 1)),
           narrativeState, totals.accepted(e.at()));
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at(),
           totals.ended(e.ending().status(), e.outcome(), e.at()));
+      case ChatSession.TurnCheckpointed e -> update(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
+      case ChatSession.TurnRestarted e -> update(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
       case ChatSession.NarrativeStateMerged e ->
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
           metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
-          escalationReason, context, totals);
+          inheritedTurns, escalationReason, context, totals);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
-          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, null, List.of(),
+          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(),
           SessionTotals.openedAt(null));
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          e.reason(), context, totals);
+          inheritedTurns, e.reason(), context, totals);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
-          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId, null,
-          context, totals);
+          persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
+          inheritedTurns, null, context, totals);
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
       SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, escalationReason, context, newTotals);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, newTotals);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {
     List<TurnRecord> appended = new ArrayList<>(turns);
     appended.add(turn);
     return appended;
+  }
+
+  /**
+   * A fork's inheritance: the original's turns before the fork point, numbered from 1, and totals that
+   * count them as turns (the fork's next turn comes after them) but not their usage, which was billed
+   * to the original. Only the newest {@link #TURNS_KEPT} of them stay in memory, as for any session.
+   */
+  private SessionState forked(ChatSession.SessionForked e) {
+    List<TurnRecord> inherited = new ArrayList<>(e.turns().size());
+    for (int i = 0; i < e.turns().size(); i++) {
+      inherited.add(e.turns().get(i).numbered(i + 1));
+    }
+    SessionTotals counted = SessionTotals.of(inherited, createdAt);
+    SessionTotals forkedTotals = new SessionTotals(counted.turns(), counted.completedTurns(), java.util.Map.of(),
+        e.at(), counted.completedTurns());
+    return new SessionState(sessionId, status, tenantId, userId, persona, metadata, e.title(), createdAt, e.at(),
+        inherited, e.narrativeState(), closeReason, summary, characterId, inherited.size(), escalationReason, context,
+        forkedTotals);
+  }
+
+  /** Changes the pending turn {@code turnId} without ending it (a checkpoint, a restart). */
+  private SessionState update(String turnId, java.util.function.UnaryOperator<TurnRecord> change, Instant at) {
+    return end(turnId, change, at, totals);
   }
 
   /** Ends the pending turn {@code turnId}; the totals count it only when it was pending here. */

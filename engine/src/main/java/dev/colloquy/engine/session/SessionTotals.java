@@ -16,8 +16,14 @@ import java.util.Map;
  * and completed, tokens and cost per {@code provider/model}, and when the session was last active.
  * Its size does not grow with the turns, only with the models used.
  */
-public record SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity)
+public record SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity,
+    int inheritedCompleted)
     implements CborSerializable {
+
+  /** Totals without inherited turns. {@code inheritedCompleted}: of the completed turns, those a fork inherited. */
+  public SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity) {
+    this(turns, completedTurns, usageByModel, lastActivity, 0);
+  }
 
   public SessionTotals {
     usageByModel = Map.copyOf(usageByModel);
@@ -40,7 +46,7 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
   }
 
   SessionTotals accepted(Instant at) {
-    return new SessionTotals(turns + 1, completedTurns, usageByModel, latest(at));
+    return new SessionTotals(turns + 1, completedTurns, usageByModel, latest(at), inheritedCompleted);
   }
 
   SessionTotals ended(TurnStatus status, TurnOutcome outcome, Instant at) {
@@ -50,7 +56,8 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
         usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
       }
     }
-    return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), usage, latest(at));
+    return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), usage, latest(at),
+        inheritedCompleted);
   }
 
   private Instant latest(Instant at) {

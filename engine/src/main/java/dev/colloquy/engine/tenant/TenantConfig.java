@@ -37,6 +37,7 @@ public record TenantConfig(
     Integer maxConcurrentStreams,
     Integer maxTokens,
     List<String> languages,
+    Boolean continueAfterFailover,
     String companyName,
     String vertical)
     implements CborSerializable {
@@ -58,13 +59,14 @@ public record TenantConfig(
 
   /** A change that changes nothing. */
   public static final TenantConfig NO_CHANGE = new TenantConfig(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null, null, null, null, null, null, null, null);
+      null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** What a tenant that has configured nothing gets: the server's settings and seed 004's thresholds. */
   public static TenantConfig defaults(LimitsSettings limits, long idleTimeoutSeconds, String defaultModel) {
     return new TenantConfig(null, null, null, null, 0.55, 0.80, 10, List.of(), List.of(), defaultModel, List.of(),
         idleTimeoutSeconds, List.of(), limits.turnsPerMinute(), limits.requestsPerMinute(), limits.maxOpenSessions(),
-        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), null, null);
+        limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), false, null,
+        null);
   }
 
   /** This configuration with every non-null field of {@code change} replacing its own. */
@@ -90,6 +92,7 @@ public record TenantConfig(
         or(change.maxConcurrentStreams, maxConcurrentStreams),
         or(change.maxTokens, maxTokens),
         or(change.languages, languages),
+        or(change.continueAfterFailover, continueAfterFailover),
         or(change.companyName, companyName),
         or(change.vertical, vertical));
   }

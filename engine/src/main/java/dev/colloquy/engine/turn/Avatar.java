@@ -11,6 +11,10 @@ import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.model.ToolCall;
+import dev.colloquy.engine.model.ToolExchange;
+import dev.colloquy.engine.domain.StreamEvent;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -26,6 +30,12 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * out, cancelled, or its turn gone), the call is cancelled with it, which closes the connection.
  * The run's tokens do not pass through it: the model's thread appends them to the turn's
  * transcript ({@link RunTokens}), and only the first one is told, to stop the first-token timer.
+ *
+ * <p>When the request offers tools and an answer asks for some, the run goes on: its supervisor runs
+ * them ({@link ToolRound}) and hands back the results, and the model is called again with the
+ * round's calls and results, up to {@code maxSteps} rounds; then once more without tools, so that it
+ * answers with what it has. The first-token timer restarts with each call; the total timer bounds
+ * the whole run, tools included. The run's usage is the sum of its calls'.
  */
 final class Avatar extends AbstractBehavior<Avatar.Command> {
 
@@ -42,6 +52,14 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
 
   private record TimedOut(String what) implements Command {}
 
+  private record ToolsAsked(List<ToolCall> calls) implements Command {}
+
+  /**
+   * The results of the round of calls the run asked for, in the calls' order; {@code last}: the
+   * loop ends here (the session was handed to a human), the model answers without tools.
+   */
+  record ToolsAnswered(List<StreamEvent.ToolResulted> results, boolean last) implements Command {}
+
   private final int runIndex;
   private final RunSpec run;
   private final ChatModel model;
@@ -50,8 +68,14 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final RunTokens tokens;
-  private final ChatRequest request;
-  private final ChatStream stream;
+  private final int maxSteps;
+  private ChatRequest request;
+  private ChatStream stream;
+  private List<ToolCall> asked = List.of();
+  private int rounds;
+  /** Where this call's text starts in the run's text: what came before belongs to earlier rounds. */
+  private int roundStart;
+  private TokenUsage usage = TokenUsage.NONE;
 
   private Avatar(
       ActorContext<Command> context,
@@ -62,10 +86,13 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
       ChatRequest request,
       RunTokens tokens,
       LlmSettings llm,
+      int maxSteps,
       ActorRef<TurnSupervisor.Command> supervisor) {
     super(context);
     this.timers = timers;
     this.tokens = tokens;
+    this.maxSteps = maxSteps;
+    this.request = request;
     this.runIndex = runIndex;
     this.run = run;
     this.model = model;
@@ -84,11 +111,12 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
       ChatRequest request,
       RunTokens tokens,
       LlmSettings llm,
+      int maxSteps,
       ActorRef<TurnSupervisor.Command> supervisor) {
     return Behaviors.setup(
         context ->
             Behaviors.withTimers(
-                timers -> new Avatar(context, timers, runIndex, run, model, request, tokens, llm, supervisor)));
+                timers -> new Avatar(context, timers, runIndex, run, model, request, tokens, llm, maxSteps, supervisor)));
   }
 
   private static ChatListener listener(ActorRef<Command> self, RunTokens tokens) {
@@ -99,6 +127,11 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
         if (tokens.append(token) && first.getAndSet(false)) {
           self.tell(new FirstToken());
         }
+      }
+
+      @Override
+      public void onToolCalls(List<ToolCall> calls) {
+        self.tell(new ToolsAsked(calls));
       }
 
       @Override
@@ -117,7 +150,9 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(FirstToken.class, this::onFirstToken)
-        .onMessage(StreamDone.class, done -> end(RunOutcome.Status.COMPLETED, done.usage(), null, null))
+        .onMessage(ToolsAsked.class, this::onToolsAsked)
+        .onMessage(StreamDone.class, this::onStreamDone)
+        .onMessage(ToolsAnswered.class, this::onToolsAnswered)
         .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, null,
             failed.error().code(), failed.error().getMessage()))
         .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, null,
@@ -146,12 +181,57 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     return refused || model instanceof CannedReply ? TokenUsage.NONE : TokenUsage.counted(request.messages(), text);
   }
 
-  /** {@code reported} is the provider's count, null when the run ended without one. */
+  private Behavior<Command> onToolsAsked(ToolsAsked toolsAsked) {
+    asked = toolsAsked.calls();
+    return this;
+  }
+
+  /**
+   * The call ended: with the run's answer, or, when the call offered tools and the answer asks for
+   * some, with a round of tool calls for the supervisor to run. Calls asked for although none was
+   * offered are ignored: the answer is the text.
+   */
+  private Behavior<Command> onStreamDone(StreamDone done) {
+    // A model client that reports no usage for the call leaves it to be counted here.
+    usage = usage.plus(done.usage() != null ? done.usage()
+        : unreported(null, tokens.text().substring(Math.min(roundStart, tokens.text().length()))));
+    if (asked.isEmpty() || request.tools().isEmpty()) {
+      return end(RunOutcome.Status.COMPLETED, usage, null, null);
+    }
+    timers.cancel("first-token");
+    rounds++;
+    supervisor.tell(new TurnSupervisor.ToolsAsked(runIndex, asked, getContext().getSelf()));
+    return this;
+  }
+
+  private Behavior<Command> onToolsAnswered(ToolsAnswered answered) {
+    String text = tokens.text();
+    ToolExchange exchange = new ToolExchange(text.substring(roundStart), asked,
+        answered.results().stream().map(result -> new ToolExchange.Result(result.callId(), result.content())).toList());
+    roundStart = text.length();
+    asked = List.of();
+    if (rounds >= maxSteps) {
+      getContext().getLog().info("Run {} reached its {} rounds of tool calls; the model answers without tools",
+          run.runId(), maxSteps);
+    }
+    request = request.after(exchange, rounds >= maxSteps || answered.last() ? List.of() : request.tools());
+    timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout());
+    stream = model.stream(request, listener(getContext().getSelf(), tokens));
+    return this;
+  }
+
+  /**
+   * {@code reported} is the run's usage when it completed (every round's, as the provider or the model
+   * client counted it); null when it ended otherwise, and then what its rounds of tools used is added
+   * to what the call it ended in consumed ({@link #unreported}).
+   */
   private Behavior<Command> end(RunOutcome.Status status, TokenUsage reported, String code, String message) {
     stream.cancel();
     // The run's text is what its token frames carried; none is taken after this.
     String text = tokens.close();
-    TokenUsage usage = reported != null ? reported : unreported(code, text);
+    // A run that fails or is cancelled after rounds of tools still used their calls' tokens.
+    TokenUsage usage = reported != null ? reported
+        : this.usage.plus(unreported(code, text.substring(Math.min(roundStart, text.length()))));
     double cost = llm.priceOf(model.provider(), run.model()).cost(usage.promptTokens(), usage.completionTokens());
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
     getContext().getLog().info("Run {} on model {} ended {}{} after {} ms ({} tokens in, {} out)", run.runId(),

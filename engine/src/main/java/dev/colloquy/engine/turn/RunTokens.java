@@ -20,6 +20,11 @@ final class RunTokens {
     return transcript.token(run, text);
   }
 
+  /** The text streamed so far. */
+  String text() {
+    return transcript.tokensOf(run);
+  }
+
   /** Takes no token from now on; returns the text streamed, which is the run's text. */
   String close() {
     transcript.closeRun(run);

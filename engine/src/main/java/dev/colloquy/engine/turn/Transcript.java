@@ -4,6 +4,7 @@ import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
@@ -22,6 +23,12 @@ import org.apache.pekko.stream.javadsl.Source;
  * stands between a token and the HTTP response, and a slow reader costs nothing but its cursor.
  * A finished turn's stream is rebuilt here from its journaled layout with the very ids the live
  * stream had, so a client resuming after the end gets exactly the frames it missed.
+ *
+ * <p>While the turn runs, readers get no frame above {@link #release released}: the id its journaled
+ * checkpoints have reserved (see {@code Checkpoints}), so after a crash the journal bounds what any
+ * client can have seen. The cap is read under the lock {@link #next} already takes; the turn's end
+ * lifts it. A turn that another node runs again after its own was lost starts with the frames of the
+ * attempts before it, the last of them its {@code turn.restarted} frame.
  */
 public final class Transcript {
 
@@ -35,9 +42,31 @@ public final class Transcript {
   private final List<Reader> readers = new ArrayList<>();
   private TurnFrame terminal;
   private IntConsumer readersWatcher = count -> { };
+  /** How many of {@link #frames} belong to the attempts before this one. */
+  private final int earlier;
+  private long nextId = 1;
+  /** The highest id readers may have before the turn ends. */
+  private long released;
+  /** This attempt's frame count at which {@link #checkpointSignal} runs, once. */
+  private int signalAt = Integer.MAX_VALUE;
+  private Runnable checkpointSignal = () -> { };
 
-  /** A transcript for the live frames of a turn whose runs are {@code runs}. */
+  /** A transcript for the live frames of a turn whose runs are {@code runs}, all of them released. */
   public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs) {
+    this(sessionId, turnId, traceId, runs, List.of(), Long.MAX_VALUE);
+  }
+
+  /**
+   * A transcript for the live frames of a turn whose runs are {@code runs}, after {@code earlierFrames}
+   * (the attempts lost nodes cut short, none for a turn's first attempt), releasing frames up to
+   * {@code released} until {@link #release} says more.
+   */
+  public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs,
+      List<TurnFrame> earlierFrames, long released) {
+    this.frames.addAll(earlierFrames);
+    this.earlier = earlierFrames.size();
+    this.nextId = earlierFrames.isEmpty() ? 1 : earlierFrames.getLast().id() + 1;
+    this.released = released;
     this.sessionId = sessionId;
     this.turnId = turnId;
     this.traceId = traceId;
@@ -52,13 +81,42 @@ public final class Transcript {
   /** The frames of an ended turn with an id above {@code afterId}, ending with its terminal frame. */
   public static List<TurnFrame> replay(String sessionId, String turnId, String traceId, List<RunSpec> runs,
       TurnOutcome outcome, TurnEnding ending, long afterId) {
-    Transcript transcript = new Transcript(sessionId, turnId, traceId, runs);
-    transcript.rebuild(outcome);
-    boolean layoutKnown = !outcome.frames().isEmpty();
+    return replay(sessionId, turnId, traceId, List.of(), runs, outcome, ending, afterId);
+  }
+
+  /**
+   * The frames of an ended turn, its {@code attempts} cut short by lost nodes first, with an id above
+   * {@code afterId}, ending with its terminal frame.
+   */
+  public static List<TurnFrame> replay(String sessionId, String turnId, String traceId, List<TurnAttempt> attempts,
+      List<RunSpec> runs, TurnOutcome outcome, TurnEnding ending, long afterId) {
+    Transcript transcript = new Transcript(sessionId, turnId, traceId, runs,
+        earlierFrames(sessionId, turnId, traceId, attempts, runs), Long.MAX_VALUE);
+    boolean lost = transcript.rebuild(outcome);
+    boolean layoutKnown = !outcome.frames().isEmpty() && !lost;
     List<TurnFrame> frames = new ArrayList<>(transcript.frames);
-    frames.add(layoutKnown ? transcript.frame(frames.size() + 1, ending) : transcript.frame(
+    frames.add(layoutKnown ? transcript.frame(transcript.nextId, ending) : transcript.frame(
         TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending));
     return frames.stream().filter(frame -> frame.id() > afterId).toList();
+  }
+
+  /**
+   * The frames of the attempts cut short, each followed by its restart frame naming the runs of the
+   * attempt after it ({@code runs} for the last): what a turn that runs again streams before its own.
+   */
+  public static List<TurnFrame> earlierFrames(String sessionId, String turnId, String traceId,
+      List<TurnAttempt> attempts, List<RunSpec> runs) {
+    List<TurnFrame> frames = new ArrayList<>();
+    for (int i = 0; i < attempts.size(); i++) {
+      TurnAttempt attempt = attempts.get(i);
+      Transcript transcript = new Transcript(sessionId, turnId, traceId, attempt.runs(), frames, Long.MAX_VALUE);
+      transcript.rebuild(attempt.outcome());
+      List<RunSpec> next = i + 1 < attempts.size() ? attempts.get(i + 1).runs() : runs;
+      frames = new ArrayList<>(transcript.frames);
+      frames.add(transcript.frame(attempt.restartFrameId(),
+          new StreamEvent.Restarted(next.stream().map(RunSpec::runId).toList(), attempt.reason())));
+    }
+    return frames;
   }
 
   /**
@@ -93,6 +151,14 @@ public final class Transcript {
     return append(new StreamEvent.Token(runIds.get(run), text), run) != null;
   }
 
+  /**
+   * Appends a tool call or result of an open run; false when the run or the turn has ended (the frame
+   * is dropped, so the journaled layout holds every frame a reader saw).
+   */
+  boolean toolStep(int run, StreamEvent.ToolEvent event) {
+    return append(event, run) != null;
+  }
+
   /** No token of {@code run} is accepted from now on. */
   synchronized void closeRun(int run) {
     closed[run] = true;
@@ -101,6 +167,55 @@ public final class Transcript {
   /** No token of any run is accepted from now on. */
   synchronized void closeRuns() {
     Arrays.fill(closed, true);
+  }
+
+  /**
+   * Readers may have the frames up to id {@code through} (a checkpoint reserving them is journaled);
+   * those waiting are woken.
+   */
+  void release(long through) {
+    List<Reader> woken;
+    synchronized (this) {
+      if (through <= released) {
+        return;
+      }
+      released = through;
+      woken = waiting();
+    }
+    woken.forEach(Reader::wake);
+  }
+
+  /** The highest id readers may have now. */
+  synchronized long released() {
+    return released;
+  }
+
+  /**
+   * Runs {@code signal} once, from the appending thread, when this attempt has recorded
+   * {@code frames} frames: a checkpoint is due without a message per token.
+   */
+  synchronized void signalAt(int frames, Runnable signal) {
+    this.signalAt = frames;
+    this.checkpointSignal = signal;
+  }
+
+  /** This attempt's frames from its {@code from}th on: what a checkpoint journals. */
+  synchronized List<TurnFrame> recordedFrom(int from) {
+    return List.copyOf(frames.subList(earlier + from, frames.size()));
+  }
+
+  /** The id the next frame takes. */
+  synchronized long nextId() {
+    return nextId;
+  }
+
+  /** Whether this turn runs again after its node was lost: its first frames are the attempts' before. */
+  boolean restarted() {
+    return earlier > 0;
+  }
+
+  List<String> runIds() {
+    return runIds;
   }
 
   /** What the token frames of one run carried so far. */
@@ -116,8 +231,13 @@ public final class Transcript {
     return texts[run].length();
   }
 
-  /** The layout to journal with the outcome: consecutive tokens of one run make one mark. */
+  /** The layout to journal with the outcome (this attempt's frames): consecutive tokens of one run make one mark. */
   synchronized List<FrameMark> marks() {
+    return layout(frames.subList(earlier, frames.size()), runIds);
+  }
+
+  /** The layout of {@code frames}, all of one attempt whose runs are {@code runIds}. */
+  static List<FrameMark> layout(List<TurnFrame> frames, List<String> runIds) {
     List<FrameMark> marks = new ArrayList<>();
     int tokenRun = -1;
     List<Integer> lengths = new ArrayList<>();
@@ -142,12 +262,21 @@ public final class Transcript {
         case StreamEvent.RunFailed failed -> FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, runIds.indexOf(failed.runId()));
         case StreamEvent.IntentRouted routed -> FrameMark.of(FrameMark.Kind.INTENT);
         case StreamEvent.Escalated escalated -> FrameMark.of(FrameMark.Kind.ESCALATION);
+        case StreamEvent.ToolCalled called -> FrameMark.ofRun(FrameMark.Kind.TOOL_CALLED, runIds.indexOf(called.runId()));
+        case StreamEvent.ToolResulted result -> FrameMark.ofRun(FrameMark.Kind.TOOL_RESULT, runIds.indexOf(result.runId()));
         case StreamEvent.Token token -> throw new IllegalStateException("tokens are marked above");
+        case StreamEvent.Restarted restarted -> throw new IllegalStateException("a restart ends an earlier attempt");
         case TurnEnding ending -> throw new IllegalStateException("the terminal frame is not part of the layout");
       });
     }
     addTokens(marks, tokenRun, lengths);
     return marks;
+  }
+
+  /** The tool calls and results so far, in frame order: what the outcome journals for the layout's tool marks. */
+  synchronized List<StreamEvent.ToolEvent> toolEvents() {
+    return frames.stream().map(TurnFrame::event).filter(StreamEvent.ToolEvent.class::isInstance)
+        .map(StreamEvent.ToolEvent.class::cast).toList();
   }
 
   private static void addTokens(List<FrameMark> marks, int run, List<Integer> lengths) {
@@ -157,15 +286,22 @@ public final class Transcript {
     }
   }
 
-  /** The terminal frame: it takes the next id and is not part of the layout. */
+  /**
+   * The terminal frame: it takes the next id and is not part of the layout. The outcome it follows
+   * holds every frame, so every frame may now be read.
+   */
   void end(TurnEnding ending) {
-    terminate(frames.size() + 1, ending);
+    synchronized (this) {
+      released = Long.MAX_VALUE;
+    }
+    terminate(nextId, ending);
   }
 
   /**
    * The terminal frame of a turn whose layout is lost (its node crashed, or its outcome could not be
    * journaled, or it ended before it ran): its clients may have seen frames up to any id, so it
    * takes the reserved {@link TurnFrame#LOST_LAYOUT_TERMINAL_ID}, live and in every replay alike.
+   * Frames no journaled checkpoint released are never read: the journal will not have them.
    */
   public void lost(TurnEnding ending) {
     terminate(TurnFrame.LOST_LAYOUT_TERMINAL_ID, ending);
@@ -187,18 +323,26 @@ public final class Transcript {
   private TurnFrame append(StreamEvent event, int run) {
     TurnFrame frame;
     List<Reader> woken;
+    Runnable signal = null;
     synchronized (this) {
       if (terminal != null || (run >= 0 && closed[run])) {
         return null;
       }
-      frame = frame(frames.size() + 1, event);
+      frame = frame(nextId++, event);
       frames.add(frame);
-      if (run >= 0) {
-        texts[run].append(((StreamEvent.Token) event).text());
+      if (run >= 0 && event instanceof StreamEvent.Token token) {
+        texts[run].append(token.text());
       }
-      woken = waiting();
+      if (frames.size() - earlier >= signalAt) {
+        signalAt = Integer.MAX_VALUE;
+        signal = checkpointSignal;
+      }
+      woken = frame.id() <= released ? waiting() : List.of();
     }
     woken.forEach(Reader::wake);
+    if (signal != null) {
+      signal.run();
+    }
     return frame;
   }
 
@@ -268,7 +412,7 @@ public final class Transcript {
    * the terminal frame there is nothing more, ever.
    */
   synchronized TurnFrame next(Reader reader) {
-    while (reader.next < frames.size()) {
+    while (reader.next < frames.size() && frames.get(reader.next).id() <= released) {
       TurnFrame frame = frames.get(reader.next++);
       if (frame.id() > reader.afterId) {
         return frame;
@@ -289,11 +433,16 @@ public final class Transcript {
     return reader.ended;
   }
 
-  private void rebuild(TurnOutcome outcome) {
+  /** Records the frames of a journaled layout; true when it ends with frames that were lost. */
+  private boolean rebuild(TurnOutcome outcome) {
     int[] consumed = new int[outcome.runs().size()];
     int gapIndex = 0;
+    int toolIndex = 0;
     for (FrameMark mark : outcome.frames()) {
       switch (mark.kind()) {
+        case LOST -> {
+          return true;
+        }
         case STARTED -> record(new StreamEvent.Started(runIds));
         case RETRIEVAL -> record(new StreamEvent.Retrieved(outcome.citations(), outcome.confidence()));
         case GAP -> record(new StreamEvent.GapFound(outcome.gaps().get(gapIndex++)));
@@ -309,8 +458,10 @@ public final class Transcript {
         case RUN_FAILED -> record(StreamEvent.RunFailed.of(outcome.runs().get(mark.run())));
         case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
         case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
+        case TOOL_CALLED, TOOL_RESULT -> record(outcome.tools().get(toolIndex++));
       }
     }
+    return false;
   }
 
   private TurnFrame frame(long id, StreamEvent event) {

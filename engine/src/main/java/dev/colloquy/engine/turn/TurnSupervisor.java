@@ -21,6 +21,7 @@ import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.knowledge.RetrievalResult;
@@ -28,6 +29,12 @@ import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.model.ToolCall;
+import dev.colloquy.engine.model.ToolSpec;
+import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.tool.EscalateToHumanTool;
+import dev.colloquy.engine.tool.ToolContext;
+import dev.colloquy.engine.tool.Toolbox;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +61,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * themselves, so no actor is on a token's path), watches whether anyone reads it, and when every run
  * has ended it reports how the turn ended to its session and appends the terminal frame only after
  * the session has journaled it.
+ * While it runs it asks its session to journal checkpoints of what was streamed ({@link Checkpoints}),
+ * at a timer's tick or when the transcript signals that enough frames were recorded, and releases the
+ * frames each journaled checkpoint reserved to the transcript's readers.
  */
 public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Command> {
 
@@ -68,6 +78,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The session has journaled the outcome: send the terminal frame and stop. */
   public record OutcomePersisted() implements Command {}
 
+  /** The session has journaled a checkpoint: frames up to {@code reservedThrough} may be read. */
+  public record CheckpointJournaled(long reservedThrough) implements Command {}
+
+  /** The session could not journal the checkpoint now; a later one takes its frames again. */
+  public record CheckpointSkipped() implements Command {}
+
+  /** The checkpoint interval passed, or the transcript recorded the interval's frames. */
+  private record CheckpointDue(boolean tick) implements Command {}
+
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
@@ -81,6 +100,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
+  /** A run's answer asks for tools: a {@link ToolRound} runs them and the results go back to {@code replyTo}. */
+  record ToolsAsked(int runIndex, List<ToolCall> calls, ActorRef<Avatar.Command> replyTo) implements Command {}
+
+  record ToolRoundEnded(int runIndex, List<StreamEvent.ToolResulted> results, ActorRef<Avatar.Command> avatar)
+      implements Command {}
+
   private record AvatarStopped(int runIndex) implements Command {}
 
   /** The number of the transcript's readers changed (a client came or went). */
@@ -90,21 +115,32 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record CancelDeadlinePassed() implements Command {}
 
-  /** What the supervisor reports to its session when the turn is over and must be journaled. */
-  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {}
+  /** What the supervisor asks its session to journal. */
+  public sealed interface Report {}
+
+  /** The turn is over. */
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) implements Report {}
+
+  /** The frames streamed since the last checkpoint; answered with {@link CheckpointJournaled}. */
+  public record Checkpoint(String turnId, TurnProgress.Checkpoint checkpoint) implements Report {}
 
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
   private final TurnPlan plan;
   private final EngineServices services;
-  private final ActorRef<Ended> session;
+  private final ActorRef<Report> session;
+  private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
   private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
+  private final Toolbox toolbox;
+  /** Whose turn the runs' tool calls serve; null until the runs start. */
+  private ToolContext toolContext;
+  private int toolRounds;
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
@@ -132,16 +168,26 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       TurnPlan plan,
       Transcript transcript,
       EngineServices services,
-      ActorRef<Ended> session) {
+      ActorRef<Report> session) {
     super(context);
     this.timers = timers;
     this.plan = plan;
     this.services = services;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
+    this.toolbox = Toolbox.of(services);
     this.transcript = transcript;
-    context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
-    emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
+    ActorRef<Command> self = context.getSelf();
+    this.checkpoints = new Checkpoints(services.session().checkpoint(), transcript,
+        () -> self.tell(new CheckpointDue(false)));
+    if (transcript.restarted()) {
+      context.getLog().info("Turn started again after its node was lost, with models {}",
+          plan.runs().stream().map(RunSpec::model).toList());
+    } else {
+      context.getLog().info("Turn started with models {}", plan.runs().stream().map(RunSpec::model).toList());
+      emit(new StreamEvent.Started(plan.runs().stream().map(RunSpec::runId).toList()));
+    }
+    timers.startTimerAtFixedRate("checkpoint", new CheckpointDue(true), checkpoints.interval());
     if (plan.handoff()) {
       retrievalEnded = true;
     } else {
@@ -159,7 +205,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             .thenCombine(services.instructions().of(plan.tenantId()), (budget, instructions) ->
                 new TenantSettingsKnown(budget, instructions.orElse(null))),
         (known, failure) -> failure == null ? known : new TenantSettingsKnown(EngineServices.DEFAULT_MAX_TOKENS, null));
-    ActorRef<Command> self = context.getSelf();
     transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
     readers = transcript.readers();
     startGraceTimer();
@@ -168,7 +213,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** {@code transcript} is where the turn's frames go; the session hands out its readers. */
   public static Behavior<Command> create(TurnPlan plan, Transcript transcript, EngineServices services,
-      ActorRef<Ended> session) {
+      ActorRef<Report> session) {
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
@@ -217,10 +262,21 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
+        .onMessage(ToolsAsked.class, this::onToolsAsked)
+        .onMessage(ToolRoundEnded.class, this::onToolRoundEnded)
         .onMessage(AvatarStopped.class, this::onAvatarStopped)
         .onMessage(GraceExpired.class, expired -> onCancel(new Cancel("disconnected")))
         .onMessage(CancelDeadlinePassed.class, passed -> finishIfAllEnded(true))
         .onMessage(OutcomePersisted.class, this::onPersisted)
+        .onMessage(CheckpointDue.class, due -> checkpointIfDue(due.tick()))
+        .onMessage(CheckpointJournaled.class, journaled -> {
+          checkpoints.journaled(journaled.reservedThrough());
+          return checkpointIfDue(false);
+        })
+        .onMessage(CheckpointSkipped.class, skipped -> {
+          checkpoints.skipped();
+          return this;
+        })
         .onSignal(PostStop.class, signal -> {
           services.turns().ended(getContext().getSelf());
           return onStopped();
@@ -386,17 +442,56 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     List<ChatMessage> messages =
         Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens, services.llm().contextTokens());
     prompt = messages;
+    if (routed != null) {
+      toolContext = new ToolContext(plan.tenantId(), plan.userId(), plan.sessionId(), plan.turnId(), routed.intent(),
+          routed.config());
+    }
     for (int i = 0; i < plan.runs().size(); i++) {
       RunSpec run = plan.runs().get(i);
       ChatModel model = answerer(run);
-      ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens);
+      ChatRequest request = new ChatRequest(run.model(), messages, passages, maxTokens, tools(model), List.of());
       ActorRef<Avatar.Command> avatar = getContext().spawn(
           Behaviors.withMdc(Avatar.Command.class, logContext(plan),
-              Avatar.create(i, run, model, request, transcript.run(i), services.llm(), getContext().getSelf())),
+              Avatar.create(i, run, model, request, transcript.run(i), services.llm(),
+                  services.agent().settings().tools().maxSteps(), getContext().getSelf())),
           "run-" + i);
       getContext().watchWith(avatar, new AvatarStopped(i));
       avatars.put(i, avatar);
     }
+  }
+
+  /** The tools a run's model is offered: none for the agent's own replies and the offline responder. */
+  private List<ToolSpec> tools(ChatModel model) {
+    if (toolContext == null || !services.agent().settings().tools().enabled() || model instanceof CannedReply
+        || model.provider().equals(OfflineResponder.PROVIDER)) {
+      return List.of();
+    }
+    return toolbox.offered(toolContext);
+  }
+
+  private Behavior<Command> onToolsAsked(ToolsAsked asked) {
+    if (cancelReason != null || pendingTerminal != null || !avatars.containsKey(asked.runIndex())) {
+      return this;
+    }
+    getContext().spawn(Behaviors.withMdc(ToolRound.Command.class, logContext(plan),
+            ToolRound.create(asked.runIndex(), plan.runs().get(asked.runIndex()).runId(), asked.calls(), toolbox,
+                toolContext, services.agent().settings().tools().timeout(), transcript, logContext(plan),
+                getContext().getSelf(), asked.replyTo())),
+        "tools-" + asked.runIndex() + "-" + (++toolRounds));
+    return this;
+  }
+
+  /** A successful {@code escalate_to_human} escalates the session, as the rules would have, and ends the loop. */
+  private Behavior<Command> onToolRoundEnded(ToolRoundEnded ended) {
+    boolean handedOver = ended.results().stream()
+        .anyMatch(result -> result.ok() && result.tool().equals(EscalateToHumanTool.NAME));
+    if (handedOver && escalation == null && pendingTerminal == null) {
+      escalation = EscalationReason.AGENT_REQUESTED;
+      getContext().getLog().info("The model escalates the session: {}", escalation.wireName());
+      emit(new StreamEvent.Escalated(escalation));
+    }
+    ended.avatar().tell(new Avatar.ToolsAnswered(ended.results(), handedOver));
+    return this;
   }
 
   /** The model of a run, or the agent itself when no model may answer this message. */
@@ -498,7 +593,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<Citation> citations = retrieved.passages().stream().map(Citation::of).toList();
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
-    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace());
+    return new TurnOutcome(runs, citations, retrieved.confidence(), gaps, transcript.marks(), latencyMs, trace(),
+        transcript.toolEvents());
   }
 
   private AgentTrace trace() {
@@ -558,5 +654,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void emit(StreamEvent event) {
     transcript.record(event);
+  }
+
+  private Behavior<Command> checkpointIfDue(boolean tick) {
+    if (pendingTerminal == null) {
+      checkpoints.due(tick, outcomes).ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+    }
+    return this;
   }
 }

@@ -9,6 +9,7 @@ import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -100,6 +101,30 @@ class OpenAiChatModelTest extends ChatModelContract {
 
     assertThat(usage.completionTokens()).isEqualTo(8);
     assertThat(usage.promptTokens()).isEqualTo(4);
+  }
+
+  /**
+   * What no UTF-8 text can hold becomes U+FFFD, as a UTF-8 decoder gives it, and nothing else changes:
+   * before, a byte that is not UTF-8 failed the whole run (Jackson refuses it), and a lone surrogate
+   * went on into frames, journal and read tables, where UTF-8 has no way to hold it.
+   */
+  @Test
+  void textNoUtf8CanHoldArrivesAsReplacementCharacters() throws Exception {
+    String cue = "Say hello";
+    mock.scriptRaw(cue, List.of(
+        new byte[] {'a', (byte) 0xC3, '(', 'b', (byte) 0xE2, (byte) 0x82, 'c', (byte) 0xFF},
+        "x\\ud800y\\udc00z".getBytes(StandardCharsets.US_ASCII),
+        "\\ud83d\\ude00 \\r\\n\\u0000data: \\\"q\\\"".getBytes(StandardCharsets.US_ASCII),
+        "caf\u00e9 \u4e2d".getBytes(StandardCharsets.UTF_8)));
+    try {
+      RecordingListener listener = streamToTheEnd(model(threads), request("mock"));
+
+      assertThat(listener.completed).isCompleted();
+      assertThat(listener.tokens).containsExactly(
+          "a\uFFFD(b\uFFFDc\uFFFD", "x\uFFFDy\uFFFDz", "\ud83d\ude00 \r\n\u0000data: \"q\"", "caf\u00e9 \u4e2d");
+    } finally {
+      mock.forgetRaw(cue);
+    }
   }
 
   @Test

@@ -22,8 +22,10 @@ import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
@@ -62,6 +64,15 @@ class WireSerializationTest {
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
           List.of("m-1"), List.of("prefers email")));
+  private static final StreamEvent.ToolCalled CALLED =
+      new StreamEvent.ToolCalled("r1", "call_1", "knowledge_retrieval", "{\"query\":\"refunds\"}");
+  private static final StreamEvent.ToolResulted RESULT =
+      new StreamEvent.ToolResulted("r1", "call_1", "knowledge_retrieval", false, "{\"error\":\"timed_out\"}", 1000);
+  private static final TurnOutcome TOOL_OUTCOME = new TurnOutcome(List.of(RUN), List.of(), 0, List.of(),
+      List.of(FrameMark.of(FrameMark.Kind.STARTED), FrameMark.ofRun(FrameMark.Kind.TOOL_CALLED, 0),
+          FrameMark.ofRun(FrameMark.Kind.TOOL_RESULT, 0), FrameMark.tokens(0, 4, 15),
+          FrameMark.ofRun(FrameMark.Kind.RUN_COMPLETED, 0)), 40,
+      new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.OFFLINE, null, false, List.of(), List.of()), List.of(CALLED, RESULT));
   private static final Instant AT = Instant.parse("2026-11-21T10:15:30.123456789Z");
 
   @BeforeAll
@@ -92,8 +103,11 @@ class WireSerializationTest {
         new StreamEvent.GapFound(GAP),
         new StreamEvent.RunCompleted(RUN),
         new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
+        new StreamEvent.Restarted(List.of("r3"), "node_lost"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
+        CALLED,
+        RESULT,
         new TurnEnding.Completed("m1", "text", 321, new Usage(1, 2, 0.1)),
         new TurnEnding.Failed("ALL_RUNS_FAILED", "all failed"),
         new TurnEnding.Cancelled("disconnected"));
@@ -189,11 +203,21 @@ class WireSerializationTest {
         new ChatSession.TurnFailed("t1", "INTERRUPTED", "stopped", TurnOutcome.nothing(), AT),
         new ChatSession.TurnCancelled("t1", "cancelled", OUTCOME, AT),
         new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode().put("completed_turns", 3), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(FrameMark.tokens(0, 5), FrameMark.ofRun(FrameMark.Kind.RUN_FAILED, 1)),
+            List.of("text ", ""), List.of(FAILED), List.of(CITATION), 0.66, List.of(GAP), 42, null, null, List.of()), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
+            List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), List.of(""),
+            List.of(), List.of(), 0, List.of(), 44, Intent.DOMAIN_QUERY, EscalationReason.USER_REQUESTED, List.of()), AT),
+        new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "p", "m")),
+            new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
+                FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "p", "m")), AT),
         new ChatSession.SessionClosed("idle", new SessionSummary(1, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0), AT),
         new ChatSession.SessionDeleted(AT, new SessionSummary(2, 1, Map.of("p/m", new Usage(1, 2, 0.5)), AT, AT, 0)),
         new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
         new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
-        new ChatSession.SessionHandedBack(AT));
+        new ChatSession.SessionHandedBack(AT),
+        new ChatSession.TurnCompleted("t3", "m3", TOOL_OUTCOME, AT));
     events.forEach(WireSerializationTest::roundTrips);
   }
 
@@ -241,10 +265,66 @@ class WireSerializationTest {
         .isEqualTo(60 * OUTCOME.usage().completionTokens());
   }
 
+  @Test
+  void aTurnWithToolCallsReplaysItsCallsAndResultsWhereTheyWere() {
+    List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "openai-compatible", "m")), TOOL_OUTCOME,
+        TurnEnding.Completed.of("m1", TOOL_OUTCOME), 0);
+
+    assertThat(replay).extracting(TurnFrame::event).startsWith(new StreamEvent.Started(List.of("r1")), CALLED, RESULT,
+        new StreamEvent.Token("r1", "text"), new StreamEvent.Token("r1", " \r\n with breaks"));
+    assertThat(replay).extracting(TurnFrame::id).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+  }
+
+  /** A turn's outcome as journaled before tools: the fields it had then. */
+  record OutcomeBeforeTools(List<RunOutcome> runs, List<Citation> citations, double confidence, List<Gap> gaps,
+      List<FrameMark> frames, long latencyMs, AgentTrace agent) {}
+
+  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+  @JsonTypeName("TurnCompleted")
+  record TurnCompletedBeforeTools(String turnId, String messageId, OutcomeBeforeTools outcome, Instant at)
+      implements CborSerializable {}
+
+  @Test
+  void aTurnJournaledBeforeToolsReadsWithoutAny() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(ChatSession.TurnCompleted.class);
+    byte[] journaled = serializer.toBinary(new TurnCompletedBeforeTools("t2", "m2", new OutcomeBeforeTools(
+        AGENT_OUTCOME.runs(), AGENT_OUTCOME.citations(), AGENT_OUTCOME.confidence(), AGENT_OUTCOME.gaps(),
+        AGENT_OUTCOME.frames(), AGENT_OUTCOME.latencyMs(), AGENT_OUTCOME.agent()), AT));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(new ChatSession.TurnCompleted("t2", "m2",
+        AGENT_OUTCOME, AT)));
+
+    assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT));
+    assertThat(((ChatSession.TurnCompleted) read).outcome().tools()).isEmpty();
+  }
+
   /** A deletion as journaled before it carried the session's summary: its type id and its one field. */
   @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
   @JsonTypeName("SessionDeleted")
   record SessionDeletedWithoutSummary(Instant at) implements CborSerializable {}
+
+  /** A snapshot taken before turns had checkpoints and restarts: its turns read with neither. */
+  @Test
+  void aSnapshotTakenBeforeCheckpointsReadsWithoutProgressOrEarlierAttempts() throws Exception {
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "default", null, "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "p", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(SessionState.class);
+    com.fasterxml.jackson.databind.ObjectMapper cbor =
+        new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.cbor.CBORFactory());
+    JsonNode tree = cbor.readTree(serializer.toBinary(state));
+    tree.path("turns").forEach(turn -> ((com.fasterxml.jackson.databind.node.ObjectNode) turn).remove(
+        List.of("progress", "attempts")));
+    assertThat(tree.path("turns").get(0).has("attempts")).isFalse();
+
+    SessionState read = (SessionState) serializer.fromBinary(cbor.writeValueAsBytes(tree), serializer.manifest(state));
+
+    assertThat(read).isEqualTo(state);
+    assertThat(read.turn("t1").orElseThrow().attempts()).isEmpty();
+  }
 
   @Test
   void aDeletionJournaledBeforeItCarriedTheSummaryStillReadsWithoutOne() throws Exception {
@@ -408,6 +488,26 @@ class WireSerializationTest {
         replyTo));
     roundTrips(new ChatSession.Open("acme", "u1", null, JsonNodeFactory.instance.objectNode(), null,
         List.of(ChatMessage.user("earlier"), ChatMessage.assistant("an answer")), replyTo));
+  }
+
+  @Test
+  void theForkAndImportCommandsRepliesAndEventRoundTrip() {
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    SessionState state = SessionState.empty("s1")
+        .apply(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT))
+        .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "um", "hi", List.of(new RunSpec("r1", "p", "m")), AT))
+        .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    var forked = new ChatSession.SessionForked("s0", 2, "A title", state.turns(),
+        JsonNodeFactory.instance.objectNode().put("completed_turns", 1), AT);
+    var opened = new ChatSession.SessionOpened("s0", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT, "c",
+        List.of());
+    roundTrips(forked);
+    roundTrips(new ChatSession.ForkSource(opened, forked, "again?"));
+    roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.GetForkSource(2,
+        testKit.<ChatSession.ForkAnswer>createTestProbe().getRef())));
+    roundTrips(new ChatSession.OpenFork(new ChatSession.ForkSource(opened, forked, null), replyTo));
+    roundTrips(new ChatSession.Import("acme", null, List.of(opened, forked), replyTo));
+    roundTrips(state.apply(forked));
   }
 
   @Test

@@ -49,12 +49,12 @@ class AgentTurnTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final TenantConfig CLINIC = TenantConfig.NO_CHANGE.overlay(new TenantConfig("Aria", null, null,
       "https://clinic.example/hooks", 0.55, 0.8, 10, List.of("appointments", "billing"), List.of(), null, null, null,
-      null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare"));
+      null, null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare"));
 
   /** The clinic without a webhook: nobody to escalate to, so its domain queries are answered by the model. */
   private static final TenantConfig NO_HUMANS = CLINIC.overlay(TenantConfig.NO_CHANGE.overlay(new TenantConfig(null,
       null, null, "", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-      null, null)));
+      null, null, null)));
 
   @AfterAll
   static void stop() {
@@ -84,7 +84,7 @@ class AgentTurnTest {
 
   /** Runs a turn of user u1's session to its end; the test plays the model's part, if the model is called. */
   private static Turn run(EngineServices services, String message, int priorTurns, boolean handoff) {
-    TestProbe<TurnSupervisor.Ended> session = testKit.createTestProbe();
+    TestProbe<TurnSupervisor.Report> session = testKit.createTestProbe();
     String turnId = "t-" + System.nanoTime();
     List<RunSpec> runs = List.of(new RunSpec("r1", "scripted", "m"));
     Transcript transcript = new Transcript("s1", turnId, "trace", runs);
@@ -93,7 +93,14 @@ class AgentTurnTest {
         handoff, null);
     ActorRef<TurnSupervisor.Command> supervisor =
         testKit.spawn(TurnSupervisor.create(plan, transcript, services, session.ref()));
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = null;
+    while (ended == null) {
+      switch (session.expectMessageClass(TurnSupervisor.Report.class, WAIT)) {
+        case TurnSupervisor.Ended end -> ended = end;
+        case TurnSupervisor.Checkpoint checkpoint ->
+            supervisor.tell(new TurnSupervisor.CheckpointJournaled(checkpoint.checkpoint().reservedThrough()));
+      }
+    }
     supervisor.tell(new TurnSupervisor.OutcomePersisted());
     List<StreamEvent> events = new ArrayList<>();
     for (TurnFrame frame = reader.next(); !frame.terminal(); frame = reader.next()) {

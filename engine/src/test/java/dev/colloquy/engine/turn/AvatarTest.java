@@ -52,7 +52,7 @@ class AvatarTest {
 
   private ActorRef<Avatar.Command> run(LlmSettings llm, Transcript into) {
     ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, into.run(0), llm,
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, into.run(0), llm, 4,
         supervisor.ref()));
   }
 

@@ -19,6 +19,7 @@ import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
 import dev.colloquy.engine.tenant.TenantInstructions;
+import dev.colloquy.engine.tenant.FailoverPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ class TurnSupervisorTest {
   private ScriptedModel model;
   private InFlight turns;
   private EngineServices services;
-  private TestProbe<TurnSupervisor.Ended> session;
+  private TestProbe<TurnSupervisor.Report> session;
   private Transcript transcript;
   private TranscriptReader reader;
 
@@ -59,14 +60,48 @@ class TurnSupervisorTest {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
         new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
     session = testKit.createTestProbe();
   }
 
   private ActorRef<TurnSupervisor.Command> start(String turnId) {
-    transcript = new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "scripted", "m")));
+    return start(turnId, new Transcript("s1", turnId, "trace", List.of(new RunSpec("r1", "scripted", "m"))));
+  }
+
+  private ActorRef<TurnSupervisor.Command> start(String turnId, Transcript transcript) {
+    this.transcript = transcript;
     reader = TranscriptReader.read(testKit, transcript, 0);
     return spawn(turnId, transcript);
+  }
+
+  /** The turn's end, as the session hears it; the checkpoints before it are acknowledged as the session would. */
+  private TurnSupervisor.Ended ended(ActorRef<TurnSupervisor.Command> supervisor) {
+    while (true) {
+      switch (session.expectMessageClass(TurnSupervisor.Report.class, WAIT)) {
+        case TurnSupervisor.Ended ended -> {
+          return ended;
+        }
+        case TurnSupervisor.Checkpoint checkpoint ->
+            supervisor.tell(new TurnSupervisor.CheckpointJournaled(checkpoint.checkpoint().reservedThrough()));
+      }
+    }
+  }
+
+  /** The session hears of no end during {@code during}; checkpoints are acknowledged meanwhile. */
+  private void expectNoEnd(ActorRef<TurnSupervisor.Command> supervisor, Duration during) {
+    long deadline = System.nanoTime() + during.toNanos();
+    for (long left = during.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+      TurnSupervisor.Report report;
+      try {
+        report = session.receiveMessage(Duration.ofNanos(left));
+      } catch (AssertionError nothingCame) {
+        return;
+      }
+      assertThat(report).isInstanceOf(TurnSupervisor.Checkpoint.class);
+      supervisor.tell(new TurnSupervisor.CheckpointJournaled(
+          ((TurnSupervisor.Checkpoint) report).checkpoint().reservedThrough()));
+    }
   }
 
   private ActorRef<TurnSupervisor.Command> spawn(String turnId, Transcript transcript) {
@@ -95,7 +130,7 @@ class TurnSupervisorTest {
     assertThat(nextEvent()).isEqualTo(new StreamEvent.Token("r1", "lo"));
     assertThat(nextEvent()).isInstanceOf(StreamEvent.RunCompleted.class);
 
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = ended(supervisor);
     assertThat(ended.turnId()).isEqualTo("t1");
     TurnEnding.Completed completed = (TurnEnding.Completed) ended.ending();
     assertThat(completed.text()).isEqualTo("Hello");
@@ -126,7 +161,7 @@ class TurnSupervisorTest {
 
     supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
 
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = ended(supervisor);
     assertThat(ended.ending()).isEqualTo(new TurnEnding.Cancelled("cancelled"));
     RunOutcome run = ended.outcome().runs().getFirst();
     assertThat(run.status()).isEqualTo(RunOutcome.Status.CANCELLED);
@@ -136,12 +171,12 @@ class TurnSupervisorTest {
 
   @Test
   void aDrainInterruptsTheRunningTurnWhichEndsAsInterrupted() throws Exception {
-    start("t3");
+    ActorRef<TurnSupervisor.Command> supervisor = start("t3");
     model.nextCall();
 
     var drained = turns.drain(Duration.ZERO, WAIT);
 
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = ended(supervisor);
     assertThat(ended.ending()).isInstanceOfSatisfying(TurnEnding.Failed.class,
         failed -> assertThat(failed.interrupted()).isTrue());
     assertThat(turns.draining()).isTrue();
@@ -168,10 +203,11 @@ class TurnSupervisorTest {
   @Test
   void aTurnNobodyReadsIsCancelledAsDisconnectedOnceTheGraceHasPassed() throws Exception {
     useDisconnectGrace("300ms");
-    spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
+    ActorRef<TurnSupervisor.Command> supervisor =
+        spawn("t5", new Transcript("s1", "t5", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
     ScriptedModel.Call call = model.nextCall();
 
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = ended(supervisor);
 
     assertThat(ended.ending()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
     assertThat(call.cancelled()).isTrue();
@@ -180,15 +216,15 @@ class TurnSupervisorTest {
   @Test
   void aReaderKeepsTheTurnGoingAndTheGraceStartsWhenTheLastOneLeaves() throws Exception {
     useDisconnectGrace("300ms");
-    start("t6");
+    ActorRef<TurnSupervisor.Command> supervisor = start("t6");
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("still here");
     assertThat(nextEvent()).isInstanceOf(StreamEvent.Started.class);
 
-    session.expectNoMessage(Duration.ofMillis(900));
+    expectNoEnd(supervisor, Duration.ofMillis(900));
     reader.leave();
 
-    TurnSupervisor.Ended ended = session.expectMessageClass(TurnSupervisor.Ended.class, WAIT);
+    TurnSupervisor.Ended ended = ended(supervisor);
     assertThat(ended.ending()).isEqualTo(new TurnEnding.Cancelled("disconnected"));
     assertThat(ended.outcome().runs().getFirst().text()).isEqualTo("still here");
   }
@@ -212,11 +248,104 @@ class TurnSupervisorTest {
     supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
   }
 
+  @Test
+  void framesBeyondTheLastJournaledCheckpointsReservationWaitForTheNextCheckpoint() throws Exception {
+    // Its acceptance reserved ids 1 to 4 only: the fifth frame waits for a checkpoint to reserve more.
+    ActorRef<TurnSupervisor.Command> supervisor =
+        start("t8", new Transcript("s1", "t8", "trace", List.of(new RunSpec("r1", "scripted", "m")), List.of(), 4));
+    ScriptedModel.Call call = model.nextCall();
+    for (int i = 0; i < 6; i++) {
+      call.listener().onToken("t" + i + " ");
+    }
+    TurnSupervisor.Checkpoint first =
+        (TurnSupervisor.Checkpoint) session.expectMessageClass(TurnSupervisor.Report.class, WAIT);
+    assertThat(first.checkpoint().frames()).isNotEmpty();
+    for (long id = 1; id <= 4; id++) {
+      assertThat(reader.next().id()).isEqualTo(id);
+    }
+    reader.expectNothing(Duration.ofMillis(300));
+
+    supervisor.tell(new TurnSupervisor.CheckpointJournaled(first.checkpoint().reservedThrough()));
+
+    assertThat(reader.next().id()).isEqualTo(5);
+    call.listener().onComplete(new TokenUsage(3, 6));
+    TurnSupervisor.Ended ended = ended(supervisor);
+    supervisor.tell(new TurnSupervisor.OutcomePersisted());
+    TurnFrame last;
+    do {
+      last = reader.next();
+    } while (!last.terminal());
+    // started, intent, retrieval, gap, six tokens, the run's end, the turn's end.
+    assertThat(last.id()).isEqualTo(4 + 6 + 1 + 1);
+    assertThat(last.event()).isEqualTo(ended.ending());
+  }
+
+  @Test
+  void theIntervalsFramesSignalACheckpointWithoutWaitingForTheTick() throws Exception {
+    useCheckpoints(8, "1h");
+    ActorRef<TurnSupervisor.Command> supervisor = start("t9");
+    ScriptedModel.Call call = model.nextCall();
+    for (int i = 0; i < 4; i++) {
+      call.listener().onToken("x");
+    }
+
+    TurnSupervisor.Checkpoint checkpoint =
+        (TurnSupervisor.Checkpoint) session.expectMessageClass(TurnSupervisor.Report.class, WAIT);
+
+    // started, intent, retrieval, gap and four tokens: the eighth frame signalled it.
+    assertThat(checkpoint.checkpoint().texts()).containsExactly("xxxx");
+    assertThat(checkpoint.checkpoint().reservedThrough()).isEqualTo(8 + 2 * 8);
+    supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
+  }
+
+  @Test
+  void aCheckpointIsTakenAtTheTickWhenFewerFramesCame() throws Exception {
+    useCheckpoints(1000, "200ms");
+    ActorRef<TurnSupervisor.Command> supervisor = start("t10");
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("one");
+
+    TurnSupervisor.Checkpoint checkpoint =
+        (TurnSupervisor.Checkpoint) session.expectMessageClass(TurnSupervisor.Report.class, WAIT);
+
+    assertThat(checkpoint.checkpoint().frames().getFirst()).isEqualTo(FrameMark.of(FrameMark.Kind.STARTED));
+    supervisor.tell(new TurnSupervisor.Cancel("cancelled"));
+  }
+
+  @Test
+  void aTurnRunAgainStreamsTheEarlierFramesThenItsOwnWithoutAStartedFrame() {
+    List<TurnFrame> earlier = List.of(
+        new TurnFrame(1, "s1", "t11", "trace", new StreamEvent.Started(List.of("old"))),
+        new TurnFrame(2, "s1", "t11", "trace", new StreamEvent.Token("old", "Hi")),
+        new TurnFrame(9, "s1", "t11", "trace", new StreamEvent.Restarted(List.of("r1"), "node_lost")));
+    start("t11", new Transcript("s1", "t11", "trace", List.of(new RunSpec("r1", "scripted", "m")), earlier, 20));
+    for (TurnFrame frame : earlier) {
+      assertThat(reader.next()).isEqualTo(frame);
+    }
+    TurnFrame next = reader.next();
+    assertThat(next.id()).isEqualTo(10);
+    assertThat(next.event()).isInstanceOf(StreamEvent.IntentRouted.class);
+    TurnFrame retrieved = reader.next();
+    assertThat(retrieved.id()).isEqualTo(11);
+    assertThat(retrieved.event()).isInstanceOf(StreamEvent.Retrieved.class);
+  }
+
+  private void useCheckpoints(int frames, String interval) {
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
+        "colloquy.session.checkpoint { frames = " + frames + ", interval = " + interval + " }")
+        .withFallback(ConfigFactory.defaultReference()).resolve());
+    services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
+  }
+
   private void useDisconnectGrace(String grace) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
         "colloquy.session.disconnect-grace = " + grace).withFallback(ConfigFactory.defaultReference()).resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
         new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE);
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
   }
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryStore;
 import dev.colloquy.engine.agent.UserContext;
+import dev.colloquy.engine.domain.ErrorCode;
+import dev.colloquy.http.ApiException;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.auth.Principal;
@@ -106,8 +108,9 @@ public final class MemoryRoutes extends AllDirectives {
     try {
       json = Json.MAPPER.readTree(body.isBlank() ? "{}" : body);
     } catch (JsonProcessingException e) {
-      return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",
-          "The request body is not valid JSON: " + e.getOriginalMessage(), traceId));
+      ApiException unreadable = Json.unreadable(e, ErrorCode.MALFORMED_JSON);
+      return complete(Errors.response(StatusCodes.BAD_REQUEST, unreadable.code(), unreadable.getMessage(),
+          traceId));
     }
     if (json == null || !json.isObject()) {
       return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON", "The request body must be a JSON object",
@@ -124,12 +127,36 @@ public final class MemoryRoutes extends AllDirectives {
       return complete(Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_FIELD", "plan must be a string",
           traceId));
     }
+    if (holdsNul(json)) {
+      return complete(Errors.response(StatusCodes.UNPROCESSABLE_ENTITY, "INVALID_FIELD",
+          "A user's context may not hold the NUL character (\\u0000) in a name or a text", traceId));
+    }
     UserContext context = new UserContext(plan.isTextual() ? plan.asText() : null, value(json, "usage"),
         value(json, "preferences"));
     return answer(() -> {
       memories.setContext(tenantId, userId, context);
       return context(tenantId, userId);
     });
+  }
+
+  /** PostgreSQL's jsonb, where the context is kept, holds no NUL: refused here, it would fail the write. */
+  private static boolean holdsNul(JsonNode json) {
+    if (json.isTextual()) {
+      return json.textValue().indexOf('\u0000') >= 0;
+    }
+    for (var field : json.properties()) {
+      if (field.getKey().indexOf('\u0000') >= 0 || holdsNul(field.getValue())) {
+        return true;
+      }
+    }
+    if (json.isArray()) {
+      for (JsonNode element : json) {
+        if (holdsNul(element)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static JsonNode value(JsonNode json, String field) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.Json;
 import dev.colloquy.persistence.tenant.DuplicateTenantException;
@@ -71,8 +72,11 @@ public final class TenantAdminRoutes extends AllDirectives {
         return json != null && json.isObject() ? new Body(json, null) : new Body(null, Errors.response(
             StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST", "The body must be a JSON object", traceId));
       } catch (JsonProcessingException e) {
-        return new Body(null, Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST",
-            "The body is not valid JSON", traceId));
+        return new Body(null, Json.duplicateKey(e)
+            .map(key -> Errors.response(StatusCodes.BAD_REQUEST, ErrorCode.DUPLICATE_JSON_KEY.name(),
+                "The request body names the key '" + key + "' more than once", traceId))
+            .orElseGet(() -> Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_REQUEST",
+                "The body is not valid JSON", traceId)));
       }
     }
   }

@@ -13,7 +13,7 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * A body sent with POST, PUT or PATCH must be {@code application/json}, except multipart on the upload
- * paths. A web page can send {@code text/plain} or a form to any site without a preflight; requiring
+ * paths and JSON Lines ({@code application/x-ndjson}) on the journal import path. A web page can send {@code text/plain} or a form to any site without a preflight; requiring
  * JSON means a browser asks first, and CORS decides.
  */
 public final class JsonOnly extends AllDirectives {
@@ -22,11 +22,20 @@ public final class JsonOnly extends AllDirectives {
 
   private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
-  private final List<String> multipartPaths;
+  private static final MediaType JSON_LINES = MediaTypes.applicationWithFixedCharset("x-ndjson",
+      org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8);
 
-  /** {@code multipartPaths}: the paths that take {@code multipart/form-data} uploads instead. */
-  public JsonOnly(List<String> multipartPaths) {
+  private final List<String> multipartPaths;
+  private final List<String> jsonLinesPaths;
+
+  /**
+   * {@code multipartPaths}: the paths that take {@code multipart/form-data} uploads instead;
+   * {@code jsonLinesPaths}: those that take JSON Lines as well as JSON (neither is a type a page may
+   * send without a preflight).
+   */
+  public JsonOnly(List<String> multipartPaths, List<String> jsonLinesPaths) {
     this.multipartPaths = List.copyOf(multipartPaths);
+    this.jsonLinesPaths = List.copyOf(jsonLinesPaths);
   }
 
   public Route route(String traceId, Supplier<Route> inner) {
@@ -42,6 +51,9 @@ public final class JsonOnly extends AllDirectives {
     var mediaType = request.entity().getContentType().mediaType();
     if (sameType(mediaType, MediaTypes.APPLICATION_JSON)) {
       return true;
+    }
+    if (sameType(mediaType, JSON_LINES)) {
+      return jsonLinesPaths.contains(request.getUri().path());
     }
     return sameType(mediaType, MediaTypes.MULTIPART_FORM_DATA) && multipartPaths.contains(request.getUri().path());
   }

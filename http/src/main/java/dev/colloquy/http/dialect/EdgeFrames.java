@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * A turn's frames as the Edge contract's {@code POST /functions/v1/chat} sends them after its
  * {@code ready}: a {@code chat.delta} per token with a strictly increasing {@code seq}, then
- * {@code chat.done}; or an {@code error} with a lower-case code when the turn fails or is cancelled.
+ * {@code chat.done}; or an {@code error} with a lower-case code when the turn fails or is cancelled,
+ * or {@code turn_restarted} when another node runs it again after part of the answer was sent
+ * ({@link AnsweringRun}).
  * Every frame carries the trace id.
  */
 final class EdgeFrames implements TurnFrames.Translator<EdgeFrames.Event> {
@@ -29,7 +31,7 @@ final class EdgeFrames implements TurnFrames.Translator<EdgeFrames.Event> {
   record Problem(String code, String message, String traceId) {}
 
   private final String requestId;
-  private String answeringRun;
+  private final AnsweringRun answering = new AnsweringRun();
   private long seq;
 
   /** {@code requestId}: the caller's, or the turn's id when it sent none. */
@@ -40,13 +42,18 @@ final class EdgeFrames implements TurnFrames.Translator<EdgeFrames.Event> {
   @Override
   public List<Event> next(TurnFrame frame) {
     String traceId = frame.traceId();
+    if (answering.superseded()) {
+      return List.of();
+    }
     return switch (frame.event()) {
       case StreamEvent.Started started -> {
-        answeringRun = started.runIds().isEmpty() ? null : started.runIds().getFirst();
+        answering.started(started.runIds());
         yield List.of();
       }
-      case StreamEvent.Token token -> token.runId().equals(answeringRun)
+      case StreamEvent.Token token -> answering.answers(token)
           ? List.of(new Event("chat.delta", new Delta(requestId, ++seq, token.text(), traceId))) : List.of();
+      case StreamEvent.Restarted restarted -> answering.restarted(restarted)
+          ? List.of(error(EdgeCodes.of(AnsweringRun.RESTARTED), AnsweringRun.RESTARTED_MESSAGE, traceId)) : List.of();
       case StreamEvent.Retrieved retrieved -> List.of();
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.RunCompleted run -> List.of();
@@ -54,6 +61,7 @@ final class EdgeFrames implements TurnFrames.Translator<EdgeFrames.Event> {
       // The agent's decisions have no frame in this seed's contract.
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> List.of(new Event("chat.done", new Done(requestId, completed.messageId(),
           new Usage(completed.usage().promptTokens(), completed.usage().completionTokens()), traceId,
           completed.latencyMs())));

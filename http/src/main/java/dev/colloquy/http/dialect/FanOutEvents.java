@@ -71,6 +71,8 @@ final class FanOutEvents {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.Restarted restarted -> restarted(restarted.runIds());
+      case StreamEvent.ToolEvent tool -> List.of();
     };
     if (events.isEmpty()) {
       return List.of(DialectSse.idOnly(frame.id()));
@@ -104,6 +106,27 @@ final class FanOutEvents {
   private List<Object> unended(String code, String message) {
     return runs.keySet().stream().filter(runId -> !ended.contains(runId))
         .map(runId -> (Object) error(runId, code, message)).toList();
+  }
+
+  /**
+   * Another node runs the turn again with new runs of the same models, in the same order: the runs
+   * this stream has not seen end get {@code run_error} {@code TURN_RESTARTED}, the new ones
+   * {@code run_started}, and their deltas write each answer again from the start.
+   */
+  private List<Object> restarted(List<String> newRunIds) {
+    List<RunSpec> known = new ArrayList<>(runs.values());
+    List<RunSpec> attempt = known.subList(Math.max(0, known.size() - newRunIds.size()), known.size());
+    List<Object> events = new ArrayList<>();
+    runs.keySet().stream().filter(runId -> !ended.contains(runId) && !newRunIds.contains(runId))
+        .forEach(runId -> events.add(error(runId, AnsweringRun.RESTARTED,
+            "The server running this run was lost; a new run writes its answer again from the start")));
+    for (int i = 0; i < newRunIds.size(); i++) {
+      RunSpec before = i < attempt.size() ? attempt.get(i) : null;
+      runs.putIfAbsent(newRunIds.get(i), new RunSpec(newRunIds.get(i), before == null ? null : before.provider(),
+          before == null ? null : before.model()));
+      events.add(started(common("run_started", newRunIds.get(i))));
+    }
+    return events;
   }
 
   private RunStarted started(Common c) {

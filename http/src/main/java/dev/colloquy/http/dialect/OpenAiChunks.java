@@ -31,6 +31,8 @@ final class OpenAiChunks {
   private final String provider;
   private final boolean includeUsage;
   private boolean errorSent;
+  private boolean answered;
+  private boolean superseded;
 
   /** {@code model} and {@code provider} are the ones the request resolved to; {@code created} is in epoch seconds. */
   OpenAiChunks(String turnId, long created, String model, String provider, boolean includeUsage) {
@@ -67,12 +69,22 @@ final class OpenAiChunks {
   record Completion(String id, String object, long created, String model, List<Choice> choices, UsageJson usage,
       Object systemFingerprint, Extension colloquy) {}
 
-  /** The events one frame becomes; most frames become none. */
+  /**
+   * The events one frame becomes; most frames become none. A client appends content, so when another
+   * node runs the turn again after content was sent, the stream ends with the error
+   * {@code TURN_RESTARTED} and carries nothing more (the answer will be in the session's messages).
+   */
   List<ByteString> events(TurnFrame frame) {
+    if (superseded) {
+      return List.of();
+    }
     return switch (frame.event()) {
       case StreamEvent.Retrieved retrieved -> List.of(chunk(new Delta("assistant", ""), null, null,
           extension(frame, CitationJson.toApi(retrieved.citations()), retrieved.confidence())));
-      case StreamEvent.Token token -> List.of(chunk(new Delta(null, token.text()), null, null, null));
+      case StreamEvent.Token token -> {
+        answered = true;
+        yield List.of(chunk(new Delta(null, token.text()), null, null, null));
+      }
       case StreamEvent.RunCompleted run -> finished(run.run());
       case StreamEvent.RunFailed failed -> error(OpenAiError.of(502, failed.code(), failed.message()));
       case TurnEnding.Completed completed -> List.of(DONE);
@@ -83,6 +95,11 @@ final class OpenAiChunks {
       case StreamEvent.GapFound gap -> List.of();
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.Restarted restarted -> {
+        superseded = answered;
+        yield answered ? error(OpenAiError.of(503, AnsweringRun.RESTARTED, AnsweringRun.RESTARTED_MESSAGE)) : List.of();
+      }
+      case StreamEvent.ToolEvent tool -> List.of();
     };
   }
 

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A turn's frames as the Writing Room's {@code POST /chat/stream} sends them, in its order: every
  * {@code token}, then a {@code citation} per passage, a {@code gap} per gap, and {@code done}; or an
- * {@code error} when the turn fails or is cancelled. The engine finds citations and gaps before the
+ * {@code error} when the turn fails or is cancelled, or {@code TURN_RESTARTED} when another node runs
+ * it again after part of the answer was sent ({@link AnsweringRun}). The engine finds citations and gaps before the
  * answer starts; this contract sends them after it, so they are held until the turn has ended.
  */
 final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames.Event> {
@@ -33,7 +34,7 @@ final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames
   private final List<Citation> citations = new ArrayList<>();
   private final List<Gap> gaps = new ArrayList<>();
   /** The run whose tokens are the answer: a chat turn has one. */
-  private String answeringRun;
+  private final AnsweringRun answering = new AnsweringRun();
 
   WritingRoomFrames(String chatId) {
     this.chatId = chatId;
@@ -41,9 +42,12 @@ final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames
 
   @Override
   public List<Event> next(TurnFrame frame) {
+    if (answering.superseded()) {
+      return List.of();
+    }
     return switch (frame.event()) {
       case StreamEvent.Started started -> {
-        answeringRun = started.runIds().isEmpty() ? null : started.runIds().getFirst();
+        answering.started(started.runIds());
         yield List.of();
       }
       case StreamEvent.Retrieved retrieved -> {
@@ -54,13 +58,17 @@ final class WritingRoomFrames implements TurnFrames.Translator<WritingRoomFrames
         gaps.add(found.gap());
         yield List.of();
       }
-      case StreamEvent.Token token -> token.runId().equals(answeringRun)
+      case StreamEvent.Token token -> answering.answers(token)
           ? List.of(new Event("token", new TokenData(token.text()))) : List.of();
+      case StreamEvent.Restarted restarted -> answering.restarted(restarted)
+          ? List.of(new Event("error", new ErrorData(AnsweringRun.RESTARTED, AnsweringRun.RESTARTED_MESSAGE)))
+          : List.of();
       case StreamEvent.RunCompleted completed -> List.of();
       case StreamEvent.RunFailed failed -> List.of();
       // The agent's decisions have no frame in this seed's contract.
       case StreamEvent.IntentRouted routed -> List.of();
       case StreamEvent.Escalated escalated -> List.of();
+      case StreamEvent.ToolEvent tool -> List.of();
       case TurnEnding.Completed completed -> completed();
       case TurnEnding.Failed failed -> List.of(new Event("error", new ErrorData(failed.code(), failed.message())));
       case TurnEnding.Cancelled cancelled -> List.of(new Event("error",

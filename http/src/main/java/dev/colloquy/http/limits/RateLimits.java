@@ -76,7 +76,8 @@ public final class RateLimits extends AllDirectives {
     }
     List<String> path = Arrays.stream(request.getUri().path().split("/")).filter(part -> !part.isEmpty()).toList();
     boolean sessions = path.size() >= 2 && path.get(0).equals("v1") && path.get(1).equals("sessions");
-    if (sessions && request.method().equals(HttpMethods.POST) && path.size() == 2) {
+    if (sessions && request.method().equals(HttpMethods.POST) && (path.size() == 2
+        || path.size() == 3 && path.get(2).equals("import") || path.size() == 4 && path.get(3).equals("fork"))) {
       return LimitKind.SESSION;
     }
     if (sessions && request.method().equals(HttpMethods.POST) && path.size() == 4 && path.get(3).equals("turns")) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.tenant.ConfigProblem;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantConfiguration;
+import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.Errors;
+import dev.colloquy.http.Json;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -43,8 +45,7 @@ public final class TenantConfigRoutes extends AllDirectives {
     } catch (ConfigJson.Unreadable unreadable) {
       return invalid(List.of(unreadable.problem), traceId);
     } catch (JsonProcessingException e) {
-      return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",
-          "The request body is not valid JSON: " + e.getOriginalMessage(), traceId));
+      throw Json.unreadable(e, ErrorCode.MALFORMED_JSON);
     }
     if (change == null) {
       return complete(Errors.response(StatusCodes.BAD_REQUEST, "MALFORMED_JSON",

@@ -167,4 +167,102 @@ class DialectFramesTest {
     assertThat(EdgeRoutes.turnIdOf("r-1")).isEqualTo(EdgeRoutes.turnIdOf("r-1")).isNotEqualTo(EdgeRoutes.turnIdOf("r-2"));
     assertThat(EdgeRoutes.turnIdOf("3F0C2A4E-5B6D-4C7E-8F90-A1B2C3D4E5F6")).isEqualTo("3f0c2a4e-5b6d-4c7e-8f90-a1b2c3d4e5f6");
   }
+
+  /** A turn its first node streamed two tokens of, then lost: another node ran it again as run r9. */
+  private static List<TurnFrame> restartedTurn(boolean tokensBeforeTheRestart) {
+    List<StreamEvent> events = new ArrayList<>();
+    events.add(new StreamEvent.Started(List.of("r1")));
+    if (tokensBeforeTheRestart) {
+      events.add(new StreamEvent.Token("r1", "Half an"));
+      events.add(new StreamEvent.Token("r1", " answ"));
+    }
+    events.add(new StreamEvent.Restarted(List.of("r9"), "node_lost"));
+    events.add(new StreamEvent.Token("r9", "A whole answer"));
+    events.add(new TurnEnding.Completed("m1", "A whole answer", 40, new Usage(12, 2, 0)));
+    List<TurnFrame> frames = new ArrayList<>();
+    for (StreamEvent event : events) {
+      frames.add(new TurnFrame(frames.size() + 1, "s1", "t1", "trace-1", event));
+    }
+    return frames;
+  }
+
+  @Test
+  void aRestartAfterPartOfTheAnswerWasSentEndsEachDialectsStreamWithItsErrorAndNothingAfter() {
+    List<TurnFrame> frames = restartedTurn(true);
+
+    assertThat(all(frames, new WritingRoomFrames("chat-1"))).containsExactly(
+        new WritingRoomFrames.Event("token", new WritingRoomFrames.TokenData("Half an")),
+        new WritingRoomFrames.Event("token", new WritingRoomFrames.TokenData(" answ")),
+        new WritingRoomFrames.Event("error", new WritingRoomFrames.ErrorData("TURN_RESTARTED",
+            AnsweringRun.RESTARTED_MESSAGE)));
+    List<EdgeFrames.Event> edge = all(frames, new EdgeFrames("req-1"));
+    assertThat(edge).extracting(EdgeFrames.Event::name).containsExactly("chat.delta", "chat.delta", "error");
+    assertThat(((EdgeFrames.Problem) edge.getLast().data()).code()).isEqualTo("turn_restarted");
+    assertThat(edge.getLast().last()).isTrue();
+    assertThat(all(frames, new SupportFrames())).containsExactly(new SupportFrames.Delta("Half an", false),
+        new SupportFrames.Delta(" answ", false),
+        new SupportFrames.Failed(true, new SupportFrames.Problem("TURN_RESTARTED", AnsweringRun.RESTARTED_MESSAGE)));
+  }
+
+  @Test
+  void aRestartBeforeAnyOfTheAnswerWasSentIsInvisibleAndTheNewRunAnswers() {
+    List<TurnFrame> frames = restartedTurn(false);
+
+    assertThat(all(frames, new WritingRoomFrames("chat-1"))).containsExactly(
+        new WritingRoomFrames.Event("token", new WritingRoomFrames.TokenData("A whole answer")),
+        new WritingRoomFrames.Event("done", new WritingRoomFrames.DoneData("chat-1")));
+    assertThat(all(frames, new EdgeFrames("req-1"))).extracting(EdgeFrames.Event::name)
+        .containsExactly("chat.delta", "chat.done");
+    assertThat(all(frames, new SupportFrames())).first().isEqualTo(new SupportFrames.Delta("A whole answer", false));
+  }
+
+  @Test
+  void aResumedDialectStreamNumbersTheRestartErrorAsTheFirstStreamDid() {
+    List<TurnFrame> frames = restartedTurn(true);
+
+    List<TurnFrames.Numbered<WritingRoomFrames.Event>> resumed =
+        TurnFrames.after(frames, new WritingRoomFrames("chat-1"), 2);
+
+    assertThat(resumed).hasSize(1);
+    assertThat(resumed.getFirst().number()).isEqualTo(3);
+    assertThat(resumed.getFirst().frame().name()).isEqualTo("error");
+  }
+
+  private static List<String> openAi(List<TurnFrame> frames) {
+    OpenAiChunks chunks = new OpenAiChunks("t1", 0, "mock", "openai-compatible", false);
+    List<String> events = new ArrayList<>();
+    frames.forEach(frame -> chunks.events(frame).forEach(bytes -> events.add(bytes.utf8String())));
+    return events;
+  }
+
+  private static List<String> fanOut(List<TurnFrame> frames) {
+    FanOutEvents translator = new FanOutEvents("t1", List.of(new dev.colloquy.engine.domain.RunSpec("r1",
+        "openai-compatible", "mock")), java.time.Clock.systemUTC());
+    List<String> events = new ArrayList<>();
+    frames.forEach(frame -> translator.events(frame).forEach(bytes -> events.add(bytes.utf8String())));
+    return events;
+  }
+
+  @Test
+  void theOpenAiStreamEndsWithTurnRestartedWhenContentWasSentAndIgnoresARestartBeforeAny() {
+    List<String> cut = openAi(restartedTurn(true));
+    assertThat(String.join("", cut)).contains("Half an", " answ").doesNotContain("A whole answer", "[DONE]");
+    assertThat(cut.getLast()).contains("\"code\":\"turn_restarted\"", "\"type\":\"server_error\"");
+
+    List<String> whole = openAi(restartedTurn(false));
+    assertThat(String.join("", whole)).contains("A whole answer", "[DONE]").doesNotContain("turn_restarted");
+  }
+
+  @Test
+  void theFanOutStreamEndsTheLostRunAndStartsTheNewOneOfTheSameModel() {
+    List<String> events = fanOut(restartedTurn(true));
+    String all = String.join("", events);
+
+    assertThat(all).contains("\"type\":\"run_error\"", "\"runId\":\"r1\"", "TURN_RESTARTED",
+        "\"type\":\"run_started\"", "\"runId\":\"r9\"", "A whole answer");
+    String restartedRun = events.stream().filter(event -> event.contains("run_started") && event.contains("r9"))
+        .findFirst().orElseThrow();
+    assertThat(restartedRun).contains("\"provider\":\"openai-compatible\"", "\"model\":\"mock\"");
+    assertThat(all.indexOf("TURN_RESTARTED")).isLessThan(all.indexOf("A whole answer"));
+  }
 }

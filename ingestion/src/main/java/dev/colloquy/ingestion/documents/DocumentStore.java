@@ -27,4 +27,7 @@ public interface DocumentStore {
 
   /** The tenant's active versions of one file name, any status. */
   List<KnowledgeDocument> activeVersions(String tenantId, String fileName);
+
+  /** Every tenant's active documents still pending or processing, oldest first. */
+  List<KnowledgeDocument> unfinished();
 }

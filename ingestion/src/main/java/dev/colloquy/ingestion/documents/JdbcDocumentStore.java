@@ -107,6 +107,12 @@ public final class JdbcDocumentStore implements DocumentStore {
         + "ORDER BY version", tenantId, fileName);
   }
 
+  @Override
+  public List<KnowledgeDocument> unfinished() {
+    return query("SELECT " + COLUMNS + " FROM knowledge_documents WHERE is_active AND status IN ('pending', 'processing') "
+        + "ORDER BY created_at, version");
+  }
+
   private List<KnowledgeDocument> query(String sql, Object... parameters) {
     try (Connection connection = dataSource.getConnection(); PreparedStatement select = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {

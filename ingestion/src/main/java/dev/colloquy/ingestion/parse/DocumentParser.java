@@ -5,12 +5,10 @@ import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.tika.exception.EncryptedDocumentException;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.metadata.TikaCoreProperties;
@@ -24,29 +22,24 @@ import org.apache.tika.parser.pdf.PDFParser;
 import org.apache.tika.parser.txt.TXTParser;
 
 /**
- * Parses an uploaded file into typed elements in document order. PDF, DOCX, HTML and TXT go through
- * Tika's XHTML output; Markdown through CommonMark and CSV through Commons CSV, which Tika would read
- * as plain text.
+ * Parses an uploaded file into typed elements in document order, on the calling thread. PDF, DOCX,
+ * HTML and TXT go through Tika's XHTML output; Markdown through CommonMark and CSV through Commons
+ * CSV, which Tika would read as plain text.
  *
  * <p>Guards: the upload size; the file type (by extension, checked against the content's magic
  * bytes); DOCX archives are inspected for decompression bombs before any parser opens them; XML
- * with a DTD is refused by Tika's and POI's secure XML settings; a parse runs on a thread of its own
- * and is abandoned at the time limit; extracted text is capped. Every refusal is an {@link
- * IngestionException} with a stable code. Thread-safe.
+ * with a DTD is refused by Tika's and POI's secure XML settings; extracted text is capped for every
+ * format, and a parse gives up at its next piece of text once past its time. That last check is
+ * cooperative: a parser busy without producing text does not see it, so untrusted files are parsed
+ * through {@link ParserProcesses}, which runs this class in a JVM it kills at the time limit. Every
+ * refusal is an {@link IngestionException} with a stable code. Thread-safe.
  */
-public final class DocumentParser {
+public final class DocumentParser implements DocumentParsing {
 
   private final KnowledgeSettings.Ingestion limits;
-  private final Optional<Parser> tikaOverride;
 
   public DocumentParser(KnowledgeSettings.Ingestion limits) {
-    this(limits, Optional.empty());
-  }
-
-  /** For tests: every Tika-handled type is parsed by {@code tikaOverride}. */
-  DocumentParser(KnowledgeSettings.Ingestion limits, Optional<Parser> tikaOverride) {
     this.limits = limits;
-    this.tikaOverride = tikaOverride;
   }
 
   public KnowledgeSettings.Ingestion limits() {
@@ -90,36 +83,69 @@ public final class DocumentParser {
       ArchiveGuard.check(content, limits);
     }
     TextBudget budget = new TextBudget(limits.parseTimeout().toNanos(), limits.maxExtractedChars());
-    FutureTask<ParsedDocument> task = new FutureTask<>(() -> parseNow(type, fileName, content, budget));
-    Thread worker = Thread.ofPlatform().daemon().name("document-parser").unstarted(task);
-    worker.start();
+    ParsedDocument parsed;
     try {
-      ParsedDocument parsed = task.get(limits.parseTimeout().toNanos(), TimeUnit.NANOSECONDS);
-      if (parsed.elements().isEmpty()) {
-        throw new IngestionException(Code.EMPTY_DOCUMENT, "the file holds no text");
-      }
-      return parsed;
-    } catch (TimeoutException e) {
-      stop(task, budget);
-      throw new IngestionException(
-          Code.PARSE_TIMEOUT, "parsing took longer than " + limits.parseTimeout().toMillis() + " ms");
-    } catch (InterruptedException e) {
-      stop(task, budget);
-      Thread.currentThread().interrupt();
-      throw new IngestionException(Code.PARSE_TIMEOUT, "parsing was interrupted");
-    } catch (ExecutionException e) {
-      throw translate(type, e.getCause());
+      parsed = parseNow(type, fileName, content, budget);
+    } catch (IngestionException e) {
+      throw e;
+    } catch (Exception | StackOverflowError e) {
+      throw translate(type, e);
     }
+    if (parsed.elements().isEmpty()) {
+      throw new IngestionException(Code.EMPTY_DOCUMENT, "the file holds no text");
+    }
+    return parsed;
+  }
+
+  @Override
+  public ParsedDocument parse(String fileName, Path file) {
+    return parse(fileName, read(file));
   }
 
   /**
-   * Stops a parse: the budget makes the parser give up at its next piece of text, and the interrupt
-   * frees one that hangs without producing any. That is safe here because the parse runs on a thread
-   * of its own that reads only the upload's bytes; threads that write the index are never interrupted.
+   * What {@link #accept(String, byte[])} checks, for a file on disk, reading only its head (and, for
+   * a large text file, counting its characters as it streams): an upload is refused without being
+   * held in memory.
    */
-  private static void stop(FutureTask<ParsedDocument> task, TextBudget budget) {
-    budget.cancel();
-    task.cancel(true);
+  public DocumentType accept(String fileName, Path file) {
+    long size = size(file);
+    if (size > limits.maxUploadBytes()) {
+      throw new IngestionException(Code.TOO_LARGE, "the file is " + size + " bytes; the limit is " + limits.maxUploadBytes());
+    }
+    DocumentType type = detectType(fileName, head(file));
+    if (type == DocumentType.TXT && size > limits.maxExtractedChars()) {
+      long chars = TextDecoding.countChars(file);
+      if (chars > limits.maxExtractedChars()) {
+        throw new IngestionException(Code.TOO_LARGE, "the file holds " + chars + " characters of text; the limit is "
+            + limits.maxExtractedChars());
+      }
+    }
+    return type;
+  }
+
+  private static long size(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "the uploaded file could not be read", e);
+    }
+  }
+
+  /** Enough of a file for its magic bytes to be recognised. */
+  private static byte[] head(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(64 * 1024);
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "the uploaded file could not be read", e);
+    }
+  }
+
+  private static byte[] read(Path file) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "the uploaded file could not be read", e);
+    }
   }
 
   /** The type of a file: its extension must name a supported type and its content must not contradict it. */
@@ -180,7 +206,7 @@ public final class DocumentParser {
       throws Exception {
     Metadata metadata = new Metadata();
     metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, fileName);
-    Parser parser = tikaOverride.orElseGet(() -> tikaParserFor(type));
+    Parser parser = tikaParserFor(type);
     XhtmlElementHandler handler = new XhtmlElementHandler(collector, budget, type == DocumentType.PDF);
     parser.parse(new ByteArrayInputStream(content), handler, metadata, new ParseContext());
     String title = metadata.get(TikaCoreProperties.TITLE);

@@ -1,10 +1,18 @@
 package dev.colloquy.ingestion.parse;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.tika.parser.txt.CharsetDetector;
 import org.apache.tika.parser.txt.CharsetMatch;
 
@@ -32,6 +40,47 @@ final class TextDecoding {
       Charset charset = match == null ? StandardCharsets.ISO_8859_1 : Charset.forName(match.getName());
       return new String(bytes, charset);
     }
+  }
+
+  /**
+   * How many characters {@link #decode} would make of a file, counted as it streams: a large text
+   * file is measured without being held in memory. The charset is chosen as {@code decode} chooses
+   * it, from the file's head for the guess.
+   */
+  static long countChars(Path file) {
+    try {
+      byte[] head;
+      try (InputStream in = Files.newInputStream(file)) {
+        head = in.readNBytes(64 * 1024);
+      }
+      if (startsWith(head, 0xEF, 0xBB, 0xBF)) {
+        return count(file, StandardCharsets.UTF_8, CodingErrorAction.REPLACE) - 1;
+      }
+      if (startsWith(head, 0xFE, 0xFF) || startsWith(head, 0xFF, 0xFE)) {
+        return count(file, StandardCharsets.UTF_16, CodingErrorAction.REPLACE);
+      }
+      try {
+        return count(file, StandardCharsets.UTF_8, CodingErrorAction.REPORT);
+      } catch (CharacterCodingException notUtf8) {
+        CharsetMatch match = new CharsetDetector().setText(head).detect();
+        return count(file, match == null ? StandardCharsets.ISO_8859_1 : Charset.forName(match.getName()),
+            CodingErrorAction.REPLACE);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static long count(Path file, Charset charset, CodingErrorAction onError) throws IOException {
+    CharsetDecoder decoder = charset.newDecoder().onMalformedInput(onError).onUnmappableCharacter(onError);
+    long chars = 0;
+    char[] buffer = new char[64 * 1024];
+    try (Reader reader = new InputStreamReader(Files.newInputStream(file), decoder)) {
+      for (int read = reader.read(buffer); read >= 0; read = reader.read(buffer)) {
+        chars += read;
+      }
+    }
+    return chars;
   }
 
   private static boolean startsWith(byte[] bytes, int... prefix) {

@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hybrid retrieval (seed 004 §7): the query is embedded once and searched in the chunks' three
@@ -40,6 +42,8 @@ import java.util.concurrent.Executor;
  * <p>The blocking work (embedding, index searches, reranking) runs on the executor given.
  */
 public final class HybridKnowledgeBase implements KnowledgeBase {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HybridKnowledgeBase.class);
 
   private final VectorStore store;
   private final ChunkVectors vectors;
@@ -131,13 +135,26 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
       rankings.add(ids(store.searchText(tenantId, query, perList), byId));
     } else if (mode != Mode.DENSE) {
       // Hits left out for too few shared terms leave room, so twice as many are asked for.
-      List<ScoredChunk> lexical = sharedTerms.withEvidence(query, store.searchText(tenantId, query, 2 * perList));
+      List<ScoredChunk> lexical = sharedTerms.withEvidence(query, lexical(tenantId, query, 2 * perList));
       rankings.add(ids(lexical.subList(0, Math.min(perList, lexical.size())), byId));
     }
     List<String> fused = ReciprocalRankFusion.fuse(rankings, settings.rrfK()).stream()
         .map(ReciprocalRankFusion.Fused::id)
         .toList();
     return new Candidates(fused, byId, bestCosine, bestCosine.isEmpty() ? 0.0 : lowestCosine);
+  }
+
+  /**
+   * The BM25 side of a hybrid search, or nothing when it fails: the dense hits already found still
+   * answer the turn, where a failure here would otherwise lose them too.
+   */
+  private List<ScoredChunk> lexical(String tenantId, String query, int limit) {
+    try {
+      return store.searchText(tenantId, query, limit);
+    } catch (RuntimeException e) {
+      LOG.warn("The BM25 search of tenant {} failed ({}); the dense hits answer alone", tenantId, e.getClass().getName());
+      return List.of();
+    }
   }
 
   private List<Ranked> byDenseRelevance(Candidates candidates) {

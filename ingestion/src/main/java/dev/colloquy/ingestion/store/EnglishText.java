@@ -25,7 +25,19 @@ public final class EnglishText {
 
   private static final CharArraySet STOP_WORDS = snowballStopWords();
 
+  /**
+   * Most distinct terms a BM25 query is made of: its first ones, as the dense side embeds a long text's
+   * beginning. A pasted page of text holds thousands, which would exceed Lucene's clause limit (1024)
+   * and cost Qdrant one count per term; 64 already make a question specific.
+   */
+  public static final int MAX_QUERY_TERMS = 64;
+
   private EnglishText() {}
+
+  /** The distinct terms of a query, in order of first appearance, at most {@link #MAX_QUERY_TERMS}. */
+  public static List<String> queryTerms(Analyzer analyzer, String field, String query) {
+    return terms(analyzer, field, query).stream().distinct().limit(MAX_QUERY_TERMS).toList();
+  }
 
   public static Analyzer analyzer() {
     return new EnglishAnalyzer(STOP_WORDS);

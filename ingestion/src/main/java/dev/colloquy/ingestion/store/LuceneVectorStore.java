@@ -190,7 +190,7 @@ public final class LuceneVectorStore implements VectorStore {
 
   @Override
   public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
-    List<String> terms = analyze(query);
+    List<String> terms = EnglishText.queryTerms(analyzer, TEXT, query);
     Optional<TenantIndex> index = existingIndex(tenantId);
     if (terms.isEmpty() || index.isEmpty()) {
       return List.of();
@@ -364,10 +364,6 @@ public final class LuceneVectorStore implements VectorStore {
         .build();
   }
 
-  private List<String> analyze(String text) {
-    return EnglishText.terms(analyzer, TEXT, text).stream().distinct().toList();
-  }
-
   private static String vectorField(VectorName name) {
     return "vector_" + name.wireName();
   }
@@ -427,7 +423,6 @@ public final class LuceneVectorStore implements VectorStore {
       throw new IllegalStateException(e);
     }
   }
-
 
   private interface IndexWrite {
     void run() throws IOException;

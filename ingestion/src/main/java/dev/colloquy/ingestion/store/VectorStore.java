@@ -34,7 +34,10 @@ public interface VectorStore extends AutoCloseable {
   /** Nearest chunks to {@code query} in one vector space, best first; scores are cosine similarities. */
   List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit);
 
-  /** Best BM25 matches of {@code query} over chunk text and section heading, best first. */
+  /**
+   * Best BM25 matches of {@code query} over chunk text and section heading, best first. The query is
+   * its first {@link EnglishText#MAX_QUERY_TERMS} distinct terms, so a query of any length is served.
+   */
   List<ScoredChunk> searchText(String tenantId, String query, int limit);
 
   /**

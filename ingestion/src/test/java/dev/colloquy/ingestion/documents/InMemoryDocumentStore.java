@@ -52,6 +52,14 @@ public final class InMemoryDocumentStore implements DocumentStore {
         .toList();
   }
 
+  @Override
+  public synchronized List<KnowledgeDocument> unfinished() {
+    return byKey.values().stream()
+        .filter(doc -> doc.active() && (doc.status() == DocumentStatus.PENDING || doc.status() == DocumentStatus.PROCESSING))
+        .sorted(Comparator.comparing(KnowledgeDocument::createdAt).thenComparing(KnowledgeDocument::version))
+        .toList();
+  }
+
   private static String key(String tenantId, String documentId) {
     return tenantId + '\u0000' + documentId;
   }

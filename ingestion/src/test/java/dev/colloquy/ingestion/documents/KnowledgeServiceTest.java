@@ -210,7 +210,8 @@ class KnowledgeServiceTest {
     KnowledgeSettings.Ingestion defaults = TestLimits.defaults();
     KnowledgeSettings.Ingestion smallCap = new KnowledgeSettings.Ingestion(defaults.maxUploadBytes(),
         defaults.parseTimeout(), defaults.maxArchiveEntries(), defaults.maxArchiveUncompressedBytes(), 50,
-        defaults.workers());
+        defaults.workers(), defaults.parseHeapBytes(), defaults.maxQueued(), defaults.maxUploadsPerTenant(),
+        defaults.uploadTimeout());
     KnowledgeService service = new KnowledgeService(documents, vectors(), IngestionPipeline.create(smallCap, model),
         Optional.empty(), executor, Clock.systemUTC());
 

@@ -3,24 +3,12 @@ package dev.colloquy.ingestion.parse;
 import static dev.colloquy.ingestion.parse.DocumentParserTest.assertCode;
 import static dev.colloquy.ingestion.parse.Fixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.IngestionException.Code;
 import dev.colloquy.ingestion.TestLimits;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.tika.metadata.Metadata;
-import org.apache.tika.mime.MediaType;
-import org.apache.tika.parser.ParseContext;
-import org.apache.tika.parser.Parser;
 import org.junit.jupiter.api.Test;
-import org.xml.sax.ContentHandler;
 
 class BadInputTest {
 
@@ -112,37 +100,5 @@ class BadInputTest {
     DocumentParser impatient = new DocumentParser(TestLimits.withParseTimeout(Duration.ofNanos(1)));
 
     assertCode(() -> impatient.parse("shipping.pdf", Fixtures.pdf()), Code.PARSE_TIMEOUT);
-  }
-
-  @Test
-  void aParserThatHangsIsAbandonedAtTheTimeLimit() throws InterruptedException {
-    CountDownLatch released = new CountDownLatch(1);
-    DocumentParser hanging = new DocumentParser(
-        TestLimits.withParseTimeout(Duration.ofMillis(300)), Optional.of(new HangingParser(released)));
-
-    long start = System.nanoTime();
-    assertThatThrownBy(() -> hanging.parse("slow.html", utf8("<p>x</p>")))
-        .isInstanceOf(IngestionException.class)
-        .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.PARSE_TIMEOUT));
-
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-    assertThat(released.await(5, TimeUnit.SECONDS)).as("the hanging parse was interrupted").isTrue();
-  }
-
-  /** Blocks until interrupted, like a parser stuck in a loop would (but one that can be stopped). */
-  private record HangingParser(CountDownLatch released) implements Parser {
-    @Override
-    public Set<MediaType> getSupportedTypes(ParseContext context) {
-      return Set.of(MediaType.TEXT_HTML);
-    }
-
-    @Override
-    public void parse(InputStream stream, ContentHandler handler, Metadata metadata, ParseContext context) {
-      try {
-        new CountDownLatch(1).await();
-      } catch (InterruptedException e) {
-        released.countDown();
-      }
-    }
   }
 }

@@ -10,6 +10,7 @@ import dev.colloquy.ingestion.HashingEmbeddingModel;
 import dev.colloquy.ingestion.TestLimits;
 import dev.colloquy.ingestion.IngestionPipeline;
 import dev.colloquy.ingestion.store.LuceneVectorStore;
+import dev.colloquy.ingestion.store.ScoredChunk;
 import dev.colloquy.ingestion.store.VectorStore;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -87,6 +88,35 @@ class HybridKnowledgeBaseTest {
     assertThat(result.passages()).extracting(Passage::section).first().isEqualTo("Shipping");
     assertThat(result.passages()).extracting(Passage::score).containsExactly(0.9, 0.1, 0.1);
     assertThat(result.confidence()).isCloseTo(0.9 * 0.85 + 0.1 * 0.15, within(1e-9));
+  }
+
+  /** A user pastes a page of text under a question: thousands of distinct words. */
+  @Test
+  void aPastedThirtyKilobyteMessageStillFindsThePassages() {
+    StringBuilder pasted = new StringBuilder("Do gift cards expire? This is what I copied from my account page:");
+    for (int i = 0; pasted.length() < 30_000; i++) {
+      pasted.append(" order").append(Integer.toString(i, 36)).append("q");
+    }
+
+    RetrievalResult result = new HybridKnowledgeBase(store, model, executor).searchNow("acme", pasted.toString(), 3);
+
+    assertThat(result.passages()).extracting(Passage::section).contains("Gift cards");
+  }
+
+  @Test
+  void theDenseHitsAnswerWhenTheLexicalSearchFails() {
+    VectorStore lexicalDown = new DelegatingStore(store) {
+      @Override
+      public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
+        throw new IllegalStateException("too many clauses");
+      }
+    };
+
+    RetrievalResult result = new HybridKnowledgeBase(lexicalDown, model, executor).searchNow("acme", "Do gift cards expire?", 3);
+
+    assertThat(result.passages()).hasSize(3);
+    assertThat(result.passages()).extracting(Passage::section).contains("Gift cards");
+    assertThat(result.confidence()).isPositive();
   }
 
   @Test

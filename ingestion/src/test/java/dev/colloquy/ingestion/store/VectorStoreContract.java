@@ -110,6 +110,23 @@ public abstract class VectorStoreContract {
     assertThat(store().searchText("acme", "unrelated words", 5)).isEmpty();
   }
 
+  /** A pasted page: 30 KB holding thousands of distinct words, its question first. */
+  @Test
+  void aQueryOfThousandsOfDistinctWordsIsServedByItsFirstOnes() {
+    store().upsert("acme", List.of(
+        embedded(chunk("acme", "doc-1", 0, "Refunds are paid within ten days of receiving the parcel.", "Refunds"), Y, Y, Y),
+        embedded(chunk("acme", "doc-1", 1, "Opening hours are nine to five.", "Contact"), Z, Z, Z)));
+    store().publish("acme", "doc-1", List.of());
+
+    StringBuilder pasted = new StringBuilder("When is my refund paid? Here is the log:");
+    for (int i = 0; pasted.length() < 30_000; i++) {
+      pasted.append(" entry").append(Integer.toString(i, 36)).append("x");
+    }
+
+    assertThat(store().searchText("acme", pasted.toString(), 5))
+        .extracting(hit -> hit.chunk().chunkIndex()).containsExactly(0);
+  }
+
   @Test
   void tenantsNeverSeeEachOthersChunks() {
     store().upsert("acme", List.of(embedded(chunk("acme", "doc-1", 0, "Secret pricing of acme", "Prices"), X, X, X)));

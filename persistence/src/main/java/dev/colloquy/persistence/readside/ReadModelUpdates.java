@@ -10,7 +10,9 @@ import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.TurnRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -44,6 +46,10 @@ final class ReadModelUpdates {
       case ChatSession.TurnFailed e -> turnEnded(e.outcome(), e.at());
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
+      // A turn's progress and restarts show in the read tables once it ends, with its outcome.
+      case ChatSession.TurnCheckpointed e -> { }
+      case ChatSession.TurnRestarted e -> { }
+      case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);
       case ChatSession.SessionEscalated e -> escalated(e);
@@ -81,6 +87,37 @@ final class ReadModelUpdates {
         VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
         e.userMessageId(), sessionId, e.turnId(), e.message(), time(e.at()), ordinal);
     new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
+  }
+
+  /**
+   * A fork shows the turns it inherited, with their messages; their usage was billed to the session
+   * they came from, so it is not added here.
+   */
+  private void forked(ChatSession.SessionForked e) throws SQLException {
+    int ordinal = 0;
+    for (TurnRecord turn : e.turns()) {
+      ordinal++;
+      execute("""
+          INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
+          VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
+          turn.userMessageId(), sessionId, turn.turnId(), turn.message(), time(turn.acceptedAt()), ordinal);
+      if (turn.status() == TurnStatus.COMPLETED) {
+        String citations = citationsJson(turn.outcome());
+        int index = 0;
+        for (TurnOutcome.Answer answer : turn.outcome().answers(turn.assistantMessageId())) {
+          RunOutcome run = answer.run();
+          execute("""
+              INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at,
+                turn_ordinal, answer_index, run_id, citations)
+              VALUES (?, ?, ?, 'assistant', ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB))
+              ON CONFLICT (message_id) DO NOTHING""",
+              answer.messageId(), sessionId, turn.turnId(), run.text(), run.provider(), run.model(),
+              time(turn.endedAt()), ordinal, ++index, run.runId(), citations);
+        }
+      }
+    }
+    execute("UPDATE sessions SET title = ?, turn_count = ?, last_activity_at = ? WHERE session_id = ?",
+        e.title(), e.turns().size(), time(e.at()), sessionId);
   }
 
   /**
@@ -245,10 +282,19 @@ final class ReadModelUpdates {
   private void execute(String sql, Object... parameters) throws SQLException {
     try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = 0; i < parameters.length; i++) {
-        statement.setObject(i + 1, parameters[i]);
+        statement.setObject(i + 1, parameters[i] instanceof String text ? storable(text) : parameters[i]);
       }
       statement.executeUpdate();
     }
+  }
+
+  /**
+   * PostgreSQL's text holds every character but NUL, which a message or a model's answer may carry
+   * (the journal keeps it): refused, it would stop the projection for every session behind it. The
+   * read tables get U+FFFD in its place.
+   */
+  private static String storable(String text) {
+    return text.indexOf('\u0000') < 0 ? text : text.replace('\u0000', '\ufffd');
   }
 
   private static OffsetDateTime time(Instant at) {

@@ -12,15 +12,27 @@ import java.util.Arrays;
 /**
  * A streamed chat completion read straight off the response body: server-sent events whose data is
  * one chunk of JSON each, until {@code [DONE]}. Only what a run needs is read from a chunk (each
- * choice's {@code delta.content}, the {@code usage}, an {@code error}), with Jackson's streaming
+ * choice's {@code delta.content} and {@code delta.tool_calls}, the {@code usage}, an {@code error}), with Jackson's streaming
  * parser and one shared factory: openai-java would build its whole model of every chunk through
  * Kotlin reflection, which cost more CPU per token than the rest of the engine.
+ *
+ * <p>What a faulty upstream sends that no UTF-8 text can hold becomes U+FFFD, so everything after
+ * the model (frames, journal, read tables) holds well-formed text: bytes that are not UTF-8 are
+ * decoded as the Unicode Standard recommends (one U+FFFD per maximal ill-formed subsequence, as Java's
+ * decoder and the WHATWG one do), and a surrogate escaped in the JSON without its other half becomes
+ * one U+FFFD.
  */
 final class CompletionChunks {
 
   /** What one chunk carried. */
   interface Handler {
     void content(String text);
+
+    /**
+     * A piece of tool call {@code index}: its first piece names the call's id and tool, later ones
+     * carry more of its arguments (null where a piece does not say).
+     */
+    void toolCall(int index, String id, String name, String arguments);
 
     void usage(TokenUsage usage);
   }
@@ -100,7 +112,8 @@ final class CompletionChunks {
   }
 
   private void parse(Handler handler, boolean errorEvent) throws IOException {
-    try (JsonParser parser = JSON.createParser(data, 0, dataLength)) {
+    // Jackson refuses bytes that are not UTF-8 (the whole chunk would be lost); Java's decoder replaces them.
+    try (JsonParser parser = JSON.createParser(new String(data, 0, dataLength, StandardCharsets.UTF_8))) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new ErrorEvent("The model stream sent an event that is not a JSON object");
       }
@@ -149,11 +162,72 @@ final class CompletionChunks {
       if (field.equals("content") && value == JsonToken.VALUE_STRING) {
         String text = parser.getText();
         if (!text.isEmpty()) {
-          handler.content(text);
+          handler.content(wellFormed(text));
         }
+      } else if (field.equals("tool_calls") && value == JsonToken.START_ARRAY) {
+        toolCalls(parser, handler);
       } else {
         parser.skipChildren();
       }
+    }
+  }
+
+  /** {@code text} with each surrogate that is not half of a pair replaced by U+FFFD. */
+  static String wellFormed(String text) {
+    StringBuilder fixed = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!Character.isSurrogate(c)) {
+        continue;
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+        continue;
+      }
+      if (fixed == null) {
+        fixed = new StringBuilder(text);
+      }
+      fixed.setCharAt(i, '\uFFFD');
+    }
+    return fixed == null ? text : fixed.toString();
+  }
+
+  /** {@code [{"index", "id", "type", "function": {"name", "arguments"}}]}, each field optional but the index. */
+  private static void toolCalls(JsonParser parser, Handler handler) throws IOException {
+    JsonToken element;
+    while ((element = parser.nextToken()) != JsonToken.END_ARRAY) {
+      if (element != JsonToken.START_OBJECT) {
+        parser.skipChildren();
+        continue;
+      }
+      int index = 0;
+      String id = null;
+      String name = null;
+      String arguments = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("index") && value == JsonToken.VALUE_NUMBER_INT) {
+          index = parser.getIntValue();
+        } else if (field.equals("id") && value == JsonToken.VALUE_STRING) {
+          id = parser.getText();
+        } else if (field.equals("function") && value == JsonToken.START_OBJECT) {
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String part = parser.currentName();
+            JsonToken text = parser.nextToken();
+            if (part.equals("name") && text == JsonToken.VALUE_STRING) {
+              name = parser.getText();
+            } else if (part.equals("arguments") && text == JsonToken.VALUE_STRING) {
+              arguments = parser.getText();
+            } else {
+              parser.skipChildren();
+            }
+          }
+        } else {
+          parser.skipChildren();
+        }
+      }
+      handler.toolCall(index, id, name, arguments);
     }
   }
 

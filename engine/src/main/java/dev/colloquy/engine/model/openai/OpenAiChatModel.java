@@ -19,12 +19,16 @@ import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
+import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -122,8 +126,12 @@ public final class OpenAiChatModel implements ChatModel {
         case ASSISTANT -> params.addAssistantMessage(message.content());
       }
     }
+    if (!request.tools().isEmpty() || !request.exchanges().isEmpty()) {
+      ToolMessages.add(params, request);
+    }
     return params.build();
   }
+
 
   /**
    * One streaming call. Cancel may come from another thread at any moment, even before the
@@ -169,6 +177,10 @@ public final class OpenAiChatModel implements ChatModel {
         Thread.interrupted();
       }
       if (!cancelled.get()) {
+        List<ToolCall> calls = answer.toolCalls();
+        if (!calls.isEmpty()) {
+          listener.onToolCalls(calls);
+        }
         listener.onComplete(
             answer.usage != null
                 ? answer.usage
@@ -188,13 +200,16 @@ public final class OpenAiChatModel implements ChatModel {
 
   /**
    * The run's answer as it streams: each token goes to the listener as it is read, until the answer
-   * passes {@link #MAX_ANSWER_BYTES}; what comes after is dropped and the call is closed.
+   * passes {@link #MAX_ANSWER_BYTES}; what comes after is dropped and the call is closed. The tool calls
+   * it asks for are assembled from their pieces (by index) and told at the end; their arguments count
+   * towards the same cap.
    */
   private static final class Answer implements CompletionChunks.Handler {
     private final ChatListener listener;
     private final StringBuilder text = new StringBuilder();
     private long bytes;
     private boolean tooLarge;
+    private final Map<Integer, PendingCall> calls = new TreeMap<>();
     private TokenUsage usage;
 
     Answer(ChatListener listener) {
@@ -219,6 +234,48 @@ public final class OpenAiChatModel implements ChatModel {
     public void usage(TokenUsage reported) {
       usage = reported;
     }
+
+    @Override
+    public void toolCall(int index, String id, String name, String arguments) {
+      if (tooLarge) {
+        return;
+      }
+      if (arguments != null) {
+        bytes += arguments.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_ANSWER_BYTES) {
+          tooLarge = true;
+          return;
+        }
+      }
+      PendingCall call = calls.computeIfAbsent(index, ignored -> new PendingCall());
+      if (id != null) {
+        call.id = id;
+      }
+      if (name != null) {
+        call.name = call.name == null ? name : call.name + name;
+      }
+      if (arguments != null) {
+        call.arguments.append(arguments);
+      }
+    }
+
+    /** The calls asked for, in index order; one without an id gets one, so that its result can name it. */
+    List<ToolCall> toolCalls() {
+      List<ToolCall> assembled = new ArrayList<>(calls.size());
+      calls.forEach((index, call) -> {
+        if (call.name != null) {
+          assembled.add(new ToolCall(call.id != null ? call.id : "call_" + index, call.name,
+              call.arguments.isEmpty() ? "{}" : call.arguments.toString()));
+        }
+      });
+      return assembled;
+    }
+  }
+
+  private static final class PendingCall {
+    private String id;
+    private String name;
+    private final StringBuilder arguments = new StringBuilder();
   }
 
   static ModelException translate(Exception e, boolean midStream) {

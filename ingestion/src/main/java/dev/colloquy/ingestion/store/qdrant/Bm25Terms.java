@@ -72,6 +72,11 @@ final class Bm25Terms implements AutoCloseable {
     return analyze(text).stream().distinct().toList();
   }
 
+  /** The terms a query is searched by: its first {@link EnglishText#MAX_QUERY_TERMS} distinct ones. */
+  List<String> queryTerms(String query) {
+    return EnglishText.queryTerms(analyzer, "text", query);
+  }
+
   /** The stored side of BM25 for one chunk: each term's saturated, length-normalised frequency per field. */
   Sparse document(Map<Field, String> fields) {
     Map<Integer, Float> weights = new TreeMap<>();

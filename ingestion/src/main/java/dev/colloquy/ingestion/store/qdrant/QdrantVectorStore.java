@@ -219,7 +219,7 @@ public final class QdrantVectorStore implements VectorStore {
 
   @Override
   public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
-    List<String> terms = bm25.distinctTerms(query);
+    List<String> terms = bm25.queryTerms(query);
     if (terms.isEmpty() || limit <= 0) {
       return List.of();
     }

@@ -1,0 +1,100 @@
+package dev.colloquy.app;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import dev.colloquy.config.ClusterSettings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
+import org.apache.pekko.management.javadsl.PekkoManagement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a node becomes a member: Cluster Bootstrap over the configured discovery, or the static seed
+ * nodes; and the Pekko Management endpoints operators and orchestrators probe. {@link #pekkoConfig}
+ * turns the {@code colloquy.cluster} settings into Pekko's keys before the actor system starts;
+ * {@link #join} starts management and bootstrap once it runs.
+ */
+final class ClusterFormation {
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterFormation.class);
+  private static final Duration MANAGEMENT_BIND_TIMEOUT = Duration.ofSeconds(30);
+  private static final String BOOTSTRAP = "pekko.management.cluster.bootstrap.contact-point-discovery.";
+
+  private ClusterFormation() {}
+
+  /** Pekko's settings for {@code cluster}; {@code config} gives the cluster host the management endpoints default to. */
+  static Config pekkoConfig(ClusterSettings cluster, Config config) {
+    Map<String, Object> keys = new HashMap<>();
+    String host = cluster.management().host().isEmpty()
+        ? config.getString("pekko.remote.artery.canonical.hostname") : cluster.management().host();
+    keys.put("pekko.management.http.hostname", host);
+    keys.put("pekko.management.http.port", cluster.management().port());
+    if (cluster.discovery().bootstrap()) {
+      keys.put(BOOTSTRAP + "service-name", cluster.serviceName());
+      keys.put(BOOTSTRAP + "required-contact-point-nr", cluster.requiredContactPoints());
+    }
+    switch (cluster.discovery()) {
+      case SEED_NODES -> { }
+      case CONFIG -> {
+        keys.put(BOOTSTRAP + "discovery-method", "config");
+        // The listed endpoints may use other ports than this node's own (several nodes on one host).
+        keys.put("pekko.management.cluster.bootstrap.contact-point.filter-on-fallback-port", false);
+        keys.put("pekko.discovery.config.services." + cluster.serviceName() + ".endpoints",
+            ConfigValueFactory.fromIterable(cluster.contactPoints().stream()
+                .map(point -> Map.of("host", point.host(), "port", point.port()))
+                .toList()));
+      }
+      case KUBERNETES_API -> {
+        keys.put(BOOTSTRAP + "discovery-method", "kubernetes-api");
+        keys.put(BOOTSTRAP + "port-name", "management");
+        keys.put("pekko.discovery.kubernetes-api.pod-label-selector", "app=%s");
+      }
+      case DNS -> {
+        keys.put(BOOTSTRAP + "discovery-method", "pekko-dns");
+        keys.put(BOOTSTRAP + "port-name", "management");
+        keys.put(BOOTSTRAP + "protocol", "tcp");
+      }
+    }
+    return ConfigFactory.parseMap(keys);
+  }
+
+  /** Starts the management endpoints when enabled, then bootstrap; or joins the seed nodes, or itself when there are none. */
+  static void join(ActorSystem<?> system, ClusterSettings cluster) throws Exception {
+    if (cluster.management().enabled()) {
+      startManagement(system, cluster);
+    }
+    if (cluster.discovery().bootstrap()) {
+      log.info("Forming or joining the cluster with Cluster Bootstrap ({} discovery of '{}', {} contact points required)",
+          cluster.discovery().name().toLowerCase().replace('_', '-'), cluster.serviceName(),
+          cluster.requiredContactPoints());
+      ClusterBootstrap.get(system).start();
+      return;
+    }
+    List<String> seeds = system.settings().config().getStringList("pekko.cluster.seed-nodes");
+    if (seeds.isEmpty()) {
+      Cluster self = Cluster.get(system);
+      self.manager().tell(Join.create(self.selfMember().address()));
+    }
+  }
+
+  private static void startManagement(ActorSystem<?> system, ClusterSettings cluster) throws Exception {
+    try {
+      var uri = PekkoManagement.get(system.classicSystem()).start()
+          .toCompletableFuture().get(MANAGEMENT_BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      log.info("Management endpoints (cluster membership, /alive, /ready) on {}", uri);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("management port " + cluster.management().port()
+          + " could not be bound (is another Colloquy running?); choose another with COLLOQUY_MANAGEMENT_PORT: "
+          + Failures.describe(e.getCause()));
+    }
+  }
+}

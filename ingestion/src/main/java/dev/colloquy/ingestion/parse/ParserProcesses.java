@@ -1,0 +1,199 @@
+package dev.colloquy.ingestion.parse;
+
+import dev.colloquy.config.KnowledgeSettings;
+import dev.colloquy.ingestion.IngestionException;
+import dev.colloquy.ingestion.IngestionException.Code;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Parses files in JVMs of their own, at most {@code workers} at once: each JVM has a heap of
+ * {@code parse-heap} and exits when it runs out, and one whose parse passes {@code parse-timeout}
+ * is killed. That is a limit no parser can ignore, where a timeout inside the node's JVM can only ask
+ * a busy parser to stop (PDFBox or CommonMark computing away never looks). A JVM is started when
+ * first needed and serves one parse after another; a killed one is replaced by the next parse.
+ */
+public final class ParserProcesses implements DocumentParsing, AutoCloseable {
+
+  /** The exit status of a JVM run with -XX:+ExitOnOutOfMemoryError that ran out. */
+  private static final int OUT_OF_MEMORY_EXIT = 3;
+  /** How long a parser JVM may take to start before a parse gives up on it. */
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+  /** Past its time, a parse first gets the chance to stop by itself, with a clean answer. */
+  private static final Duration KILL_GRACE = Duration.ofSeconds(2);
+
+  private final KnowledgeSettings.Ingestion limits;
+  private final List<String> command;
+  private final Semaphore slots;
+  private final ConcurrentLinkedQueue<Child> idle = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Child> all = new ConcurrentLinkedQueue<>();
+
+  /** Parser JVMs started with the class path of this one. */
+  public ParserProcesses(KnowledgeSettings.Ingestion limits) {
+    this(limits, System.getProperty("java.class.path"));
+  }
+
+  ParserProcesses(KnowledgeSettings.Ingestion limits, String classPath) {
+    this.limits = limits;
+    this.slots = new Semaphore(limits.workers());
+    this.command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + Math.max(32, limits.parseHeapBytes() / (1024 * 1024)) + "m",
+        "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss2m",
+        "-Djava.awt.headless=true", "-cp", classPath, ParserProcessMain.class.getName());
+  }
+
+  @Override
+  public ParsedDocument parse(String fileName, Path file) {
+    slots.acquireUninterruptibly();
+    try {
+      Child child = idle.poll();
+      if (child == null) {
+        child = start();
+      }
+      ParserWire.Reply reply = child.ask(new ParserWire.Request(fileName, file.toAbsolutePath().toString(),
+          ParserWire.Limits.of(limits)), limits.parseTimeout().plus(KILL_GRACE));
+      idle.add(child);
+      if (reply.error() != null) {
+        throw new IngestionException(code(reply.error().code()), reply.error().message());
+      }
+      return reply.document();
+    } finally {
+      slots.release();
+    }
+  }
+
+  /** How many parser JVMs are running now. */
+  public int running() {
+    return (int) all.stream().filter(Child::alive).count();
+  }
+
+  @Override
+  public void close() {
+    all.forEach(Child::kill);
+  }
+
+  private Child start() {
+    try {
+      Process process = new ProcessBuilder(command)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      Child child = new Child(process);
+      all.removeIf(old -> !old.alive());
+      all.add(child);
+      child.awaitReady();
+      return child;
+    } catch (IOException e) {
+      throw new IngestionException(Code.INTERNAL_ERROR, "a parser process could not be started", e);
+    }
+  }
+
+  private static Code code(String name) {
+    try {
+      return Code.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      return Code.INTERNAL_ERROR;
+    }
+  }
+
+  /** One parser JVM: a request written, a reply read, each within its time or the JVM is killed. */
+  private final class Child {
+    private final Process process;
+    private final Writer requests;
+    private final BufferedReader replies;
+
+    Child(Process process) {
+      this.process = process;
+      this.requests = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+      this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    void awaitReady() {
+      String line = readLine(STARTUP_TIMEOUT, "start");
+      if (!ParserWire.READY.equals(line)) {
+        kill();
+        throw new IngestionException(Code.INTERNAL_ERROR, "a parser process did not start");
+      }
+    }
+
+    ParserWire.Reply ask(ParserWire.Request request, Duration timeout) {
+      try {
+        requests.write(ParserWire.JSON.writeValueAsString(request));
+        requests.write('\n');
+        requests.flush();
+        return ParserWire.JSON.readValue(readLine(timeout, "parse"), ParserWire.Reply.class);
+      } catch (IOException e) {
+        throw ended();
+      }
+    }
+
+    private String readLine(Duration timeout, String what) {
+      FutureTask<String> read = new FutureTask<>(replies::readLine);
+      Thread.ofVirtual().name("parser-reply").start(read);
+      try {
+        String line = read.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        if (line == null) {
+          throw ended();
+        }
+        return line;
+      } catch (TimeoutException e) {
+        kill();
+        throw new IngestionException(Code.PARSE_TIMEOUT, what.equals("start")
+            ? "the parser process did not start within " + timeout.toSeconds() + " s"
+            : "parsing took longer than " + limits.parseTimeout().toMillis() + " ms; the parser was stopped");
+      } catch (InterruptedException e) {
+        kill();
+        Thread.currentThread().interrupt();
+        throw new IngestionException(Code.PARSE_TIMEOUT, "parsing was interrupted");
+      } catch (ExecutionException e) {
+        throw ended();
+      }
+    }
+
+    /** The JVM went away mid-parse: out of memory, or killed. */
+    private IngestionException ended() {
+      kill();
+      int status = exitStatus();
+      if (status == OUT_OF_MEMORY_EXIT) {
+        return new IngestionException(Code.PARSE_OUT_OF_MEMORY, "parsing needed more memory than the limit of "
+            + limits.parseHeapBytes() / (1024 * 1024) + " MiB");
+      }
+      return new IngestionException(Code.INTERNAL_ERROR, "the parser process ended with status " + status);
+    }
+
+    private int exitStatus() {
+      try {
+        return process.waitFor(10, TimeUnit.SECONDS) ? process.exitValue() : -1;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return -1;
+      }
+    }
+
+    boolean alive() {
+      return process.isAlive();
+    }
+
+    /** Ends the JVM and waits until it has: whatever it was computing stops here. */
+    void kill() {
+      idle.remove(this);
+      try {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
