@@ -84,7 +84,8 @@ class EdgeIntegrationTest {
     assertThat(done.json().properties()).extracting(Map.Entry::getKey)
         .containsExactly("request_id", "message_id", "usage", "trace_id", "total_ms");
     assertThat(done.text("request_id")).isEqualTo("req-1");
-    assertThat(done.json().path("usage").path("completion_tokens").asLong()).isEqualTo(MockLlmSettings.defaults().tokens());
+    assertThat(done.json().path("usage").path("completion_tokens").asLong())
+        .isEqualTo(MockLlmSettings.defaults().tokens() + StreamedTurnIntegrationTest.ROUTING_TOKENS);
     assertThat(done.json().path("usage").path("prompt_tokens").asLong()).isPositive();
     assertThat(events.subList(1, events.size())).allSatisfy(e -> assertThat(e.text("trace_id")).isEqualTo(traceId));
     JsonNode session = app.api().session(sessionId);

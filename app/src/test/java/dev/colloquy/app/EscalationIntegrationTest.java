@@ -163,6 +163,12 @@ class EscalationIntegrationTest {
     JsonNode answered = turn(tenant, sessionId, "thanks!", "X-User-Id", "customer-7");
     assertThat(answered.path("intent").asText()).isEqualTo("conversational");
     assertThat(answered.path("text").asText()).isEqualTo(app.mock().settings().text(app.mock().settings().tokens()));
+
+    assertThat(turn(tenant, sessionId, "Please get me a human again", "X-User-Id", "customer-7")
+        .path("escalation").asText()).isEqualTo("user_requested");
+    assertThat(status(tenant, sessionId)).isEqualTo("escalated");
+    assertThat(awaitBillings(tenant, sessionId, "escalation", 2)).extracting(record -> record.path("turns").asInt())
+        .containsExactly(1, 4);
   }
 
   @Test
@@ -289,6 +295,25 @@ class EscalationIntegrationTest {
         }
       }
       assertThat(System.nanoTime()).as("a " + kind + " record of " + sessionId).isLessThan(deadline);
+      LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+    }
+  }
+
+  /** The tenant's {@code count} billing records of {@code kind} for the session, oldest first, once the read side has them. */
+  private static List<JsonNode> awaitBillings(Tenant tenant, String sessionId, String kind, int count) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      List<JsonNode> found = new ArrayList<>();
+      for (JsonNode record : Credentialed.send(app.colloquy().baseUrl(), "GET", "/v1/billing", null, tenant.auth())
+          .json().path("records")) {
+        if (record.path("session_id").asText().equals(sessionId) && record.path("kind").asText().equals(kind)) {
+          found.add(record);
+        }
+      }
+      if (found.size() >= count) {
+        return found;
+      }
+      assertThat(System.nanoTime()).as(count + " " + kind + " records of " + sessionId).isLessThan(deadline);
       LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
     }
   }

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** A turn end to end: streamed over SSE, as JSON, resumed after it ended, and made idempotent. */
 class StreamedTurnIntegrationTest {
 
+  /** The agent's routing call, billed with the turn: the mock fills its one-word answer up to its 8 tokens. */
+  static final int ROUTING_TOKENS = 8;
+
   private static final Duration TURN_TIMEOUT = Duration.ofSeconds(30);
 
   @RegisterExtension
@@ -52,8 +55,10 @@ class StreamedTurnIntegrationTest {
     SseEvent completed = events.getLast();
     assertThat(tokenText(events)).isEqualTo(expectedText);
     assertThat(completed.text("text")).isEqualTo(expectedText);
-    assertThat(completed.json().path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
     SseEvent run = events.get(events.size() - 2);
+    assertThat(run.json().path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
+    assertThat(completed.json().path("usage").path("completion_tokens").asInt())
+        .as("the turn's usage is the answer's and the routing call's").isEqualTo(app.mock().settings().tokens() + ROUTING_TOKENS);
     assertThat(run.text("model")).isEqualTo(TestColloquy.MODEL);
     assertThat(run.text("text")).isEqualTo(expectedText);
     assertThat(events.getFirst().json().path("run_ids").get(0).asText()).isEqualTo(run.text("run_id"));
@@ -83,9 +88,10 @@ class StreamedTurnIntegrationTest {
     assertThat(turn.path("turn_id").asText()).isNotBlank();
     assertThat(turn.path("status").asText()).isEqualTo("completed");
     assertThat(turn.path("text").asText()).isEqualTo(expectedText);
-    assertThat(turn.path("usage").path("completion_tokens").asInt()).isEqualTo(app.mock().settings().tokens());
+    assertThat(turn.path("usage").path("completion_tokens").asInt())
+        .isEqualTo(app.mock().settings().tokens() + ROUTING_TOKENS);
     assertThat(turn.path("usage").path("total_tokens").asInt())
-        .isEqualTo(turn.path("usage").path("prompt_tokens").asInt() + app.mock().settings().tokens());
+        .isEqualTo(turn.path("usage").path("prompt_tokens").asInt() + app.mock().settings().tokens() + ROUTING_TOKENS);
     assertThat(app.api().session(sessionId).path("messages")).hasSize(2);
   }
 

@@ -20,7 +20,8 @@ public record ColloquySettings(
     ClusterSettings cluster,
     EdgeSettings edge,
     AgentSettings agent,
-    AdmissionSettings admission) {
+    AdmissionSettings admission,
+    LanguageSettings language) {
 
   /** Reads and validates; throws {@link SettingsException} naming the first bad key. */
   public static ColloquySettings create(Config config) {
@@ -41,7 +42,8 @@ public record ColloquySettings(
         ClusterSettings.create(reader),
         EdgeSettings.create(reader),
         AgentSettings.create(reader),
-        AdmissionSettings.create(reader));
+        AdmissionSettings.create(reader),
+        LanguageSettings.create(reader));
   }
 
   /**

@@ -61,7 +61,8 @@ public final class CanonicalEvents {
 
   record TurnRestarted(String sessionId, String turnId, String traceId, List<String> runIds, String reason) {}
 
-  record IntentRouted(String sessionId, String turnId, String traceId, String intent) {}
+  /** {@code language}: the ISO 639-1 code the message was detected in, null when unknown. */
+  record IntentRouted(String sessionId, String turnId, String traceId, String intent, String language) {}
 
   record Escalated(String sessionId, String turnId, String traceId, String reason) {}
 
@@ -116,7 +117,7 @@ public final class CanonicalEvents {
       case StreamEvent.RunFailed e ->
           new RunFailed(session, turn, trace, e.runId(), e.provider(), e.model(), e.code(), e.message());
       case StreamEvent.Restarted e -> new TurnRestarted(session, turn, trace, e.runIds(), e.reason());
-      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName());
+      case StreamEvent.IntentRouted e -> new IntentRouted(session, turn, trace, e.intent().wireName(), e.language());
       case StreamEvent.Escalated e -> new Escalated(session, turn, trace, e.reason().wireName());
       case StreamEvent.ToolCalled e -> new ToolCalled(session, turn, trace, e.runId(), e.callId(), e.tool(), e.arguments());
       case StreamEvent.ToolResulted e ->

@@ -462,13 +462,15 @@ public final class SessionRoutes extends AllDirectives {
 
   /**
    * A completed turn: its answer, every run, the citations and gaps, the retrieval's confidence if
-   * any, how the agent routed the message and why it escalated the session, if it did.
+   * any, how the agent routed the message (and which language it detected it in) and why it escalated
+   * the session, if it did.
    */
   record TurnResult(String sessionId, String turnId, String traceId, String status, String messageId, String text,
       long latencyMs, UsageJson usage, List<Object> runs, List<CitationJson> citations, List<GapJson> gaps,
       @JsonInclude(JsonInclude.Include.NON_NULL) Double confidence,
       @JsonInclude(JsonInclude.Include.NON_NULL) String intent,
-      @JsonInclude(JsonInclude.Include.NON_NULL) String escalation) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String escalation,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String language) {
 
     static TurnResult toApi(List<TurnFrame> frames, TurnEnding.Completed completed) {
       TurnFrame last = frames.getLast();
@@ -478,6 +480,7 @@ public final class SessionRoutes extends AllDirectives {
       Double confidence = null;
       String intent = null;
       String escalation = null;
+      String language = null;
       for (TurnFrame frame : frames) {
         switch (frame.event()) {
           case StreamEvent.RunCompleted run -> runs.add(CompletedRun.toApi(run.run()));
@@ -488,14 +491,17 @@ public final class SessionRoutes extends AllDirectives {
             confidence = retrieved.confidence();
           }
           case StreamEvent.GapFound gap -> gaps.add(GapJson.toApi(gap.gap()));
-          case StreamEvent.IntentRouted routed -> intent = routed.intent().wireName();
+          case StreamEvent.IntentRouted routed -> {
+            intent = routed.intent().wireName();
+            language = routed.language();
+          }
           case StreamEvent.Escalated escalated -> escalation = escalated.reason().wireName();
           default -> { }
         }
       }
       return new TurnResult(last.sessionId(), last.turnId(), last.traceId(), "completed", completed.messageId(),
           completed.text(), completed.latencyMs(), UsageJson.toApi(completed.usage()), runs, citations, gaps,
-          confidence, intent, escalation);
+          confidence, intent, escalation, language);
     }
   }
 

@@ -57,6 +57,8 @@ final class JournalPrinter {
       case ChatSession.SessionDeleted e -> "";
       case ChatSession.SessionEscalated e -> "turn=" + e.turnId() + " reason=" + e.reason().wireName();
       case ChatSession.SessionHandedBack e -> "";
+      case ChatSession.HistorySummarized e -> "turn=" + e.turnId() + " covers=" + e.summary().coveredMessages()
+          + " messages by=" + e.summary().source() + " summary=" + quote(e.summary().text());
     };
   }
 

@@ -9,9 +9,16 @@ import java.util.concurrent.Executors;
 
 /**
  * What the agent's steps need besides the engine's services: the tenants' configurations, its
- * settings, the users' long-term memory, and an executor for the blocking calls of that memory.
+ * settings, the users' long-term memory, an executor for the blocking calls of that memory and of
+ * language detection, and the detection of a message's language.
  */
-public record AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking) {
+public record AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking,
+    LanguageDetection language) {
+
+  /** An agent that detects no language: every message passes through as it is. */
+  public AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking) {
+    this(policies, settings, memories, blocking, LanguageDetection.none());
+  }
 
   /** An agent that routes with the offline rules, follows {@code config} for every tenant and remembers nothing. */
   public static AgentServices fixed(TenantConfig config) {

@@ -1,5 +1,6 @@
 package dev.colloquy.engine.agent;
 
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.model.ChatMessage;
@@ -21,14 +22,19 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class IntentRouter {
 
-  /** The routing of the message and the configuration it was routed under. */
-  public record Routed(Intent intent, String source, TenantConfig config) {}
+  /**
+   * The routing of the message and the configuration it was routed under; {@code call} is the
+   * model's routing call with its tokens (its cost is left to the turn to price), null when no call
+   * answered.
+   */
+  public record Routed(Intent intent, String source, TenantConfig config, AgentCall call) {}
 
   public sealed interface Command {}
 
   private record ConfigKnown(TenantConfig config, Throwable failure) implements Command {}
 
-  private record Answered(TenantConfig config, String answer, Throwable failure) implements Command {}
+  private record Answered(TenantConfig config, ModelAnswer.Answer answer, AgentCall call, Throwable failure)
+      implements Command {}
 
   /** A one-word answer: a little room for a model that adds punctuation or a newline. */
   static final int MAX_TOKENS = 8;
@@ -46,12 +52,13 @@ public final class IntentRouter {
           .onMessage(ConfigKnown.class, known -> {
             TenantConfig config = known.config() != null ? known.config() : TenantConfig.NO_CHANGE;
             if (model.isEmpty()) {
-              return report(offline(message, config), replyTo);
+              return report(offline(message, config, null), replyTo);
             }
             ChatRequest request = new ChatRequest(modelName,
                 List.of(ChatMessage.system(SYSTEM), ChatMessage.user(prompt(message, config))), List.of(), MAX_TOKENS);
             context.pipeToSelf(ModelAnswer.of(model.get(), request, agent.settings().stepTimeout()),
-                (answer, failure) -> new Answered(config, answer, failure));
+                (answer, failure) -> new Answered(config, answer,
+                    answer == null ? null : answer.call(AgentCall.ROUTING, model.get(), modelName), failure));
             return Behaviors.same();
           })
           .onMessage(Answered.class, answered -> report(decide(context, message, answered), replyTo))
@@ -63,19 +70,19 @@ public final class IntentRouter {
     if (answered.failure() != null) {
       context.getLog().info("The model did not route the message ({}); the offline rules do",
           answered.failure().getClass().getSimpleName());
-      return offline(message, answered.config());
+      return offline(message, answered.config(), null);
     }
-    Optional<Intent> intent = Intent.parse(answered.answer());
+    Optional<Intent> intent = Intent.parse(answered.answer().text());
     if (intent.isEmpty()) {
       context.getLog().info("The model's routing answer is not an intent; the offline rules route the message");
-      return offline(message, answered.config());
+      return offline(message, answered.config(), answered.call());
     }
-    return new Routed(intent.get(), AgentTrace.BY_MODEL, answered.config());
+    return new Routed(intent.get(), AgentTrace.BY_MODEL, answered.config(), answered.call());
   }
 
-  private static Routed offline(String message, TenantConfig config) {
+  private static Routed offline(String message, TenantConfig config, AgentCall call) {
     return new Routed(OfflineIntentClassifier.classify(message, config.allowedTopics(), config.blockedTopics()),
-        AgentTrace.OFFLINE, config);
+        AgentTrace.OFFLINE, config, call);
   }
 
   private static Behavior<Command> report(Routed routed, ActorRef<Routed> replyTo) {

@@ -6,6 +6,7 @@ import dev.colloquy.config.AgentSettings;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.domain.AgentCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,14 +25,21 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class MemoryExtraction {
 
-  /** The facts stored by this turn (empty when there were none, or they could not be stored). */
-  public record Noted(List<String> facts) {}
+  /**
+   * The facts stored by this turn (empty when there were none, or they could not be stored);
+   * {@code call} is the model's extraction call with its tokens (its cost is left to the turn to
+   * price), null when no call answered.
+   */
+  public record Noted(List<String> facts, AgentCall call) {}
 
   public sealed interface Command {}
 
-  private record Extracted(List<String> facts, Throwable failure) implements Command {}
+  private record Extracted(Facts facts, Throwable failure) implements Command {}
 
-  private record Stored(List<Memory> stored, Throwable failure) implements Command {}
+  private record Stored(List<Memory> stored, AgentCall call, Throwable failure) implements Command {}
+
+  /** The facts found, and the model call that found them (null when the rules did). */
+  private record Facts(List<String> facts, AgentCall call) {}
 
   static final int MAX_TOKENS = 200;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -49,14 +57,17 @@ public final class MemoryExtraction {
       context.pipeToSelf(facts(message, answer, model, modelName, agent), Extracted::new);
       return Behaviors.receive(Command.class)
           .onMessage(Extracted.class, extracted -> {
-            List<String> facts = extracted.failure() == null ? extracted.facts() : OfflineFactExtractor.extract(message);
+            List<String> facts = extracted.failure() == null ? extracted.facts().facts()
+                : OfflineFactExtractor.extract(message);
+            AgentCall call = extracted.failure() == null ? extracted.facts().call() : null;
             if (facts.isEmpty()) {
-              replyTo.tell(new Noted(List.of()));
+              replyTo.tell(new Noted(List.of(), call));
               return Behaviors.stopped();
             }
             context.pipeToSelf(CompletableFuture.supplyAsync(
                 () -> agent.memories().remember(tenantId, userId, facts, "extraction", sessionId), agent.blocking())
-                .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS), Stored::new);
+                .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS),
+                (stored, failure) -> new Stored(stored, call, failure));
             return Behaviors.same();
           })
           .onMessage(Stored.class, stored -> report(context, stored, replyTo))
@@ -68,22 +79,23 @@ public final class MemoryExtraction {
     if (stored.failure() != null) {
       context.getLog().warn("The facts noted about the user could not be stored ({})",
           stored.failure().getClass().getName());
-      replyTo.tell(new Noted(List.of()));
+      replyTo.tell(new Noted(List.of(), stored.call()));
     } else {
-      replyTo.tell(new Noted(stored.stored().stream().map(Memory::content).toList()));
+      replyTo.tell(new Noted(stored.stored().stream().map(Memory::content).toList(), stored.call()));
     }
     return Behaviors.stopped();
   }
 
-  private static CompletionStage<List<String>> facts(String message, String answer, Optional<ChatModel> model,
+  private static CompletionStage<Facts> facts(String message, String answer, Optional<ChatModel> model,
       String modelName, AgentServices agent) {
     if (model.isEmpty() || agent.settings().memory().extraction() != AgentSettings.Extraction.MODEL) {
-      return CompletableFuture.completedFuture(OfflineFactExtractor.extract(message));
+      return CompletableFuture.completedFuture(new Facts(OfflineFactExtractor.extract(message), null));
     }
     ChatRequest request = new ChatRequest(modelName, List.of(ChatMessage.system(INSTRUCTIONS),
         ChatMessage.user("User: " + message + "\nAssistant: " + answer)), List.of(), MAX_TOKENS);
     return ModelAnswer.of(model.get(), request, agent.settings().stepTimeout())
-        .thenApply(text -> parse(text).orElseGet(() -> OfflineFactExtractor.extract(message)));
+        .thenApply(answered -> new Facts(parse(answered.text()).orElseGet(() -> OfflineFactExtractor.extract(message)),
+            answered.call(AgentCall.EXTRACTION, model.get(), modelName)));
   }
 
   /** The answer as at most five non-blank strings, if it is a JSON array of strings (a code fence around it is fine). */

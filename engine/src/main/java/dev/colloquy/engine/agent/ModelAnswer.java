@@ -1,5 +1,7 @@
 package dev.colloquy.engine.agent;
 
+import dev.colloquy.engine.domain.AgentCall;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatListener;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
@@ -12,15 +14,24 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One of the agent's own model calls (routing, extraction): the whole answer as one text. The call
- * is cancelled, closing its connection, when it takes longer than {@code timeout}.
+ * One of the agent's own model calls (routing, extraction): the whole answer as one text, with its
+ * usage so that the turn bills it. The call is cancelled, closing its connection, when it takes longer than {@code timeout}.
  */
 final class ModelAnswer {
 
+  /** The answer's text and what the call used, as the provider reported it. */
+  record Answer(String text, TokenUsage usage) {
+
+    /** This call as one of the turn's agent calls, its cost left to the turn to price. */
+    AgentCall call(String step, ChatModel model, String modelName) {
+      return new AgentCall(step, model.provider(), modelName, new Usage(usage.promptTokens(), usage.completionTokens(), 0));
+    }
+  }
+
   private ModelAnswer() {}
 
-  static CompletionStage<String> of(ChatModel model, ChatRequest request, Duration timeout) {
-    CompletableFuture<String> answer = new CompletableFuture<>();
+  static CompletionStage<Answer> of(ChatModel model, ChatRequest request, Duration timeout) {
+    CompletableFuture<Answer> answer = new CompletableFuture<>();
     StringBuilder text = new StringBuilder();
     ChatStream stream = model.stream(request, new ChatListener() {
       @Override
@@ -33,7 +44,7 @@ final class ModelAnswer {
       @Override
       public void onComplete(TokenUsage usage) {
         synchronized (text) {
-          answer.complete(text.toString());
+          answer.complete(new Answer(text.toString(), usage == null ? TokenUsage.NONE : usage));
         }
       }
 

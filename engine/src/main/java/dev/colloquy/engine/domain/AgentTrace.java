@@ -7,8 +7,11 @@ import java.util.List;
  * Why the agent did what it did in one turn, journaled with the turn's outcome so that a replay
  * shows it: how the message was routed and by whom ({@code model} or {@code offline}), whether the
  * turn escalated the session, whether it only forwarded the message to a human (hand-off), the ids
- * of the user's memories it recalled into the prompt, and the facts it noted about the user
- * afterwards. Turns journaled before the agent existed have none.
+ * of the user's memories it recalled into the prompt, the facts it noted about the user afterwards,
+ * its own model calls ({@code calls}: routing, extraction, …, billed with the turn; none in turns
+ * journaled before they were), and the language the message was detected in ({@code language}, an
+ * ISO 639-1 code; null when unknown or not detected). Turns journaled before the agent existed have
+ * no trace.
  */
 public record AgentTrace(
     Intent intent,
@@ -16,7 +19,9 @@ public record AgentTrace(
     EscalationReason escalation,
     boolean handoff,
     List<String> recalled,
-    List<String> memories)
+    List<String> memories,
+    List<AgentCall> calls,
+    String language)
     implements CborSerializable {
 
   public static final String BY_MODEL = "model";
@@ -25,12 +30,22 @@ public record AgentTrace(
   public AgentTrace {
     recalled = recalled == null ? List.of() : List.copyOf(recalled);
     memories = memories == null ? List.of() : List.copyOf(memories);
+    calls = calls == null ? List.of() : List.copyOf(calls);
+  }
+
+  /** A trace without model calls of the agent's own and without a detected language. */
+  public AgentTrace(Intent intent, String intentSource, EscalationReason escalation, boolean handoff,
+      List<String> recalled, List<String> memories) {
+    this(intent, intentSource, escalation, handoff, recalled, memories, List.of(), null);
+  }
+
+  /** What the agent's own model calls used, all together. */
+  public Usage callUsage() {
+    return calls.stream().map(AgentCall::usage).reduce(Usage.NONE, Usage::plus);
   }
 
   /** A turn of a session in hand-off: the message went to a human, the agent decided nothing. */
   public static AgentTrace handedOff() {
-    return new AgentTrace(null, null, null, true, List.of(), List.of());
+    return new AgentTrace(null, null, null, true, List.of(), List.of(), List.of(), null);
   }
-
-
 }

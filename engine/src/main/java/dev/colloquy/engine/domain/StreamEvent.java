@@ -59,8 +59,16 @@ public sealed interface StreamEvent extends CborSerializable permits StreamEvent
    */
   record Restarted(List<String> runIds, String reason) implements StreamEvent {}
 
-  /** How the agent routed the message, before any retrieval. */
-  record IntentRouted(Intent intent) implements StreamEvent {}
+  /**
+   * How the agent routed the message, before any retrieval, and the language the message was
+   * detected in (an ISO 639-1 code; null when unknown).
+   */
+  record IntentRouted(Intent intent, String language) implements StreamEvent {
+
+    public IntentRouted(Intent intent) {
+      this(intent, null);
+    }
+  }
 
   /** The turn handed the session to a human. */
   record Escalated(EscalationReason reason) implements StreamEvent {}

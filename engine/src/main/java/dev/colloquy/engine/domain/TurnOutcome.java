@@ -74,7 +74,14 @@ public record TurnOutcome(
 
   public record Answer(String messageId, RunOutcome run) {}
 
+  /** What the turn used: its runs and the agent's own model calls (routing, extraction, …). */
   public Usage usage() {
-    return runs.stream().map(RunOutcome::usage).reduce(Usage.NONE, Usage::plus);
+    Usage runsUsage = runs.stream().map(RunOutcome::usage).reduce(Usage.NONE, Usage::plus);
+    return runsUsage.plus(agent == null ? Usage.NONE : agent.callUsage());
+  }
+
+  /** The agent's own model calls in this turn, none for a turn journaled before they were billed. */
+  public List<AgentCall> agentCalls() {
+    return agent == null ? List.of() : agent.calls();
   }
 }

@@ -13,7 +13,8 @@ import java.util.function.Function;
  * the turn as far as anyone can know it: every client saw at most the frames up to that id.
  * {@code intent} and {@code escalation} are what the agent decided, once its frames were streamed
  * (null before, and in journals written before the agent), and {@code tools} the tool calls and
- * results streamed so far, so that their frames replay.
+ * results streamed so far, so that their frames replay. {@code language} is the one the intent frame
+ * named (null when unknown, and in journals written before language detection).
  */
 public record TurnProgress(
     List<FrameMark> frames,
@@ -25,7 +26,8 @@ public record TurnProgress(
     long reservedThrough,
     Intent intent,
     EscalationReason escalation,
-    List<StreamEvent.ToolEvent> tools)
+    List<StreamEvent.ToolEvent> tools,
+    String language)
     implements CborSerializable {
 
   public TurnProgress {
@@ -39,7 +41,7 @@ public record TurnProgress(
 
   /** A turn accepted, nothing streamed, its first {@code reserve} frame ids reserved. */
   public static TurnProgress opening(long reservedThrough) {
-    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null, List.of());
+    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null, List.of(), null);
   }
 
   /** This progress with one more checkpoint's frames and texts appended. */
@@ -66,7 +68,8 @@ public record TurnProgress(
         retrieved ? checkpoint.confidence() : confidence, allGaps,
         Math.max(reservedThrough, checkpoint.reservedThrough()),
         checkpoint.intent() != null ? checkpoint.intent() : intent,
-        checkpoint.escalation() != null ? checkpoint.escalation() : escalation, allTools);
+        checkpoint.escalation() != null ? checkpoint.escalation() : escalation, allTools,
+        checkpoint.language() != null ? checkpoint.language() : language);
   }
 
   /**
@@ -76,8 +79,15 @@ public record TurnProgress(
    */
   public record Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
       List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
-      EscalationReason escalation, List<StreamEvent.ToolEvent> tools)
+      EscalationReason escalation, List<StreamEvent.ToolEvent> tools, String language)
       implements CborSerializable {
+
+    /** A checkpoint whose frames name no language. */
+    public Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
+        List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
+        EscalationReason escalation, List<StreamEvent.ToolEvent> tools) {
+      this(frames, texts, endedRuns, citations, confidence, gaps, reservedThrough, intent, escalation, tools, null);
+    }
 
     public Checkpoint {
       tools = tools == null ? List.of() : List.copyOf(tools);
@@ -109,7 +119,7 @@ public record TurnProgress(
       layout.add(FrameMark.of(FrameMark.Kind.LOST));
     }
     AgentTrace agent = intent == null && escalation == null ? null
-        : new AgentTrace(intent, null, escalation, false, List.of(), List.of());
+        : new AgentTrace(intent, null, escalation, false, List.of(), List.of(), List.of(), language);
     return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0, agent, tools);
   }
 }

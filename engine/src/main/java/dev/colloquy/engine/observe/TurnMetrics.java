@@ -1,11 +1,12 @@
 package dev.colloquy.engine.observe;
 
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnOutcome;
 import java.time.Duration;
 
-/** The figures of one ended turn: its latency and outcome, each run's tokens, and failure codes. */
+/** The figures of one ended turn: its latency and outcome, the tokens of each run and agent call, and failure codes. */
 public final class TurnMetrics {
 
   private TurnMetrics() {}
@@ -20,6 +21,9 @@ public final class TurnMetrics {
     }
     if (outcome.escalated()) {
       metrics.escalated(outcome.agent().escalation().wireName());
+    }
+    for (AgentCall call : outcome.agentCalls()) {
+      metrics.tokens(call.model(), call.usage().promptTokens(), call.usage().completionTokens());
     }
     for (RunOutcome run : outcome.runs()) {
       metrics.tokens(run.model(), run.usage().promptTokens(), run.usage().completionTokens());

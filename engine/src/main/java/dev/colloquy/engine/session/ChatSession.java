@@ -7,6 +7,7 @@ import dev.colloquy.config.BusyPolicy;
 import dev.colloquy.engine.CborSerializable;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -244,7 +245,8 @@ public final class ChatSession
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
     @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted"),
     @JsonSubTypes.Type(value = SessionEscalated.class, name = "SessionEscalated"),
-    @JsonSubTypes.Type(value = SessionHandedBack.class, name = "SessionHandedBack")
+    @JsonSubTypes.Type(value = SessionHandedBack.class, name = "SessionHandedBack"),
+    @JsonSubTypes.Type(value = HistorySummarized.class, name = "HistorySummarized")
   })
   public sealed interface Event extends CborSerializable {
     Instant at();
@@ -348,6 +350,12 @@ public final class ChatSession
 
   /** Turn {@code turnId} handed the session to a human, for {@code reason}; its webhook leaves from the outbox. */
   public record SessionEscalated(String turnId, EscalationReason reason, Instant at) implements Event {}
+
+  /**
+   * Turn {@code turnId} summarized the conversation its prompt could no longer hold: from now on the
+   * prompt carries {@code summary} in place of the messages it covers.
+   */
+  public record HistorySummarized(String turnId, RollingSummary summary, Instant at) implements Event {}
 
   /** An operator handed the session back: the agent answers again. */
   public record SessionHandedBack(Instant at) implements Event {}
@@ -698,7 +706,8 @@ public final class ChatSession
   private void startTurn(SessionState state, TurnRecord turn) {
     TurnPlan plan = new TurnPlan(sessionId, state.tenantId(), turn.turnId(), turn.traceId(), turn.message(),
         state.persona(), state.history(services.session().historyWindow()), turn.runs(), state.userId(),
-        state.completedTurns(), state.handedOff(), state.storyState());
+        state.completedTurns(), state.handedOff(), state.storyState(),
+        state.earlier(services.session().historyWindow()));
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
         TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
@@ -902,6 +911,9 @@ public final class ChatSession
     events.add(event);
     if (ended.ending() instanceof TurnEnding.Completed) {
       events.add(new NarrativeStateMerged(state.apply(event).narrativeDeltaAfter(ended.outcome()), now));
+    }
+    if (ended.summary() != null) {
+      events.add(new HistorySummarized(ended.turnId(), ended.summary(), now));
     }
     if (ended.outcome().escalated() && !state.handedOff()) {
       events.add(new SessionEscalated(ended.turnId(), ended.outcome().agent().escalation(), now));

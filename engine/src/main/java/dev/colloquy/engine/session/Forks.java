@@ -56,7 +56,7 @@ final class Forks {
         SessionState then = new SessionState(state.sessionId(), state.status(), state.tenantId(), state.userId(),
             state.persona(), state.metadata(), state.title(), state.createdAt(), turn.endedAt(),
             inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0, null, state.context(),
-            null);
+            null, state.rollingSummary());
         narrative = JsonMergePatch.apply(narrative, then.narrativeDeltaAfter(turn.outcome()));
       }
     }

@@ -47,6 +47,7 @@ public final class ImportedJournal {
         case ChatSession.SessionEscalated escalated -> closed ? "the session was closed before" : null;
         case ChatSession.SessionHandedBack handedBack -> null;
         case ChatSession.NarrativeStateMerged merged -> null;
+        case ChatSession.HistorySummarized summarized -> null;
       };
       if (i == 0 && !(events.get(0) instanceof ChatSession.SessionOpened)) {
         problem = "the first event must open the session (SessionOpened)";
@@ -71,6 +72,8 @@ public final class ImportedJournal {
           ? "a restart needs its turn_id and the attempt cut short" : null;
       case ChatSession.SessionEscalated escalated -> escalated.reason() == null || escalated.at() == null
           ? "an escalation needs its reason and time (at)" : null;
+      case ChatSession.HistorySummarized summarized -> summarized.summary() == null || summarized.at() == null
+          ? "a rolling summary needs its summary and time (at)" : null;
       default -> event.at() == null ? "the event has no time (at)" : null;
     };
   }

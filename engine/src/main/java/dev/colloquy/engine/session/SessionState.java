@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.model.ChatMessage;
+import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +50,8 @@ public record SessionState(
     int inheritedTurns,
     EscalationReason escalationReason,
     List<ChatMessage> context,
-    SessionTotals totals)
+    SessionTotals totals,
+    RollingSummary rollingSummary)
     implements CborSerializable {
 
   static final int TITLE_LENGTH = 60;
@@ -91,7 +95,7 @@ public record SessionState(
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, 0, null, List.of(), SessionTotals.openedAt(null));
+        List.of(), emptyObject(), null, null, null, 0, null, List.of(), SessionTotals.openedAt(null), null);
   }
 
   public boolean exists() {
@@ -155,14 +159,56 @@ public record SessionState(
    * completed turn's message and its answer.
    */
   public List<ChatMessage> history(int window) {
-    List<ChatMessage> history = new ArrayList<>(context);
+    List<ChatMessage> unsummarized = unsummarized();
+    return unsummarized.subList(Math.max(0, unsummarized.size() - window), unsummarized.size());
+  }
+
+  /** What comes before {@link #history}: the rolling summary, and the messages after it the window leaves out. */
+  public EarlierHistory earlier(int window) {
+    List<ChatMessage> unsummarized = unsummarized();
+    RollingSummary known = rollingSummary;
+    int covered = coveredOrDropped();
+    if (known != null && covered > known.coveredMessages()) {
+      // The summary stops short of turns no longer kept: the next one counts them as covered.
+      known = new RollingSummary(known.text(), covered, known.source());
+    }
+    return new EarlierHistory(known, unsummarized.subList(0, Math.max(0, unsummarized.size() - window)));
+  }
+
+  /**
+   * The conversation (the opening context, then each kept completed turn's message and answer) after
+   * the rolling summary. The summary counts messages from the session's start, and the completed turns
+   * no longer kept (see {@link #TURNS_KEPT}) come between the context and the kept ones.
+   */
+  private List<ChatMessage> unsummarized() {
+    List<ChatMessage> conversation = new ArrayList<>(context);
     for (TurnRecord turn : turns) {
       if (turn.status() == TurnStatus.COMPLETED) {
-        history.add(ChatMessage.user(turn.message()));
-        history.add(ChatMessage.assistant(turn.outcome().text()));
+        conversation.add(ChatMessage.user(turn.message()));
+        conversation.add(ChatMessage.assistant(turn.outcome().text()));
       }
     }
-    return history.subList(Math.max(0, history.size() - window), history.size());
+    int dropped = droppedMessages();
+    int covered = coveredOrDropped();
+    int local = dropped == 0 ? covered : covered - dropped;
+    return conversation.subList(Math.min(local, conversation.size()), conversation.size());
+  }
+
+  /** The messages of the completed turns no longer kept: they sit between the context and the kept turns. */
+  private int droppedMessages() {
+    int keptCompleted = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    return 2 * Math.max(0, totals.completedTurns() - keptCompleted);
+  }
+
+  /**
+   * How many messages from the session's start the prompt leaves to the summary: those it covers, and
+   * at least the context and the turns no longer kept when some are not, as the state no longer holds
+   * them (so the summary's count stays a count from the start).
+   */
+  private int coveredOrDropped() {
+    int covered = rollingSummary == null ? 0 : rollingSummary.coveredMessages();
+    int dropped = droppedMessages();
+    return dropped == 0 ? covered : Math.max(covered, context.size() + dropped);
   }
 
   /**
@@ -338,7 +384,7 @@ public record SessionState(
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
           e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
-          null, e.context(), SessionTotals.openedAt(e.at()));
+          null, e.context(), SessionTotals.openedAt(e.at()), null);
       case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
@@ -352,23 +398,27 @@ public record SessionState(
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
           metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
-          inheritedTurns, escalationReason, context, totals);
+          inheritedTurns, escalationReason, context, totals, rollingSummary);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
           emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(),
-          SessionTotals.openedAt(null));
+          SessionTotals.openedAt(null), null);
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, e.reason(), context, totals);
+          inheritedTurns, e.reason(), context, totals, rollingSummary);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, null, context, totals);
+          inheritedTurns, null, context, totals, rollingSummary);
+      case ChatSession.HistorySummarized e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
+          title, createdAt, updatedAt, turns, narrativeState, closeReason, summary, characterId, inheritedTurns,
+          escalationReason, context, totals, e.summary());
     };
   }
 
   private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
       SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, newTotals);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, newTotals,
+        rollingSummary);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {
@@ -392,7 +442,7 @@ public record SessionState(
         e.at(), counted.completedTurns());
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, e.title(), createdAt, e.at(),
         inherited, e.narrativeState(), closeReason, summary, characterId, inherited.size(), escalationReason, context,
-        forkedTotals);
+        forkedTotals, rollingSummary);
   }
 
   /** Changes the pending turn {@code turnId} without ending it (a checkpoint, a restart). */

@@ -1,6 +1,7 @@
 package dev.colloquy.engine.session;
 
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
@@ -54,6 +55,9 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
     if (outcome != null) {
       for (RunOutcome run : outcome.runs()) {
         usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
+      }
+      for (AgentCall call : outcome.agentCalls()) {
+        usage.merge(call.provider() + "/" + call.model(), call.usage(), Usage::plus);
       }
     }
     return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), usage, latest(at),

@@ -12,7 +12,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A tenant's configuration: seed 004 §5.5's fields and Colloquy's own. The same record is the
+ * A tenant's configuration: seed 004 §5.5's fields and Colloquy's own ({@code translate}: whether
+ * messages not in the first of {@code languages} are translated into it, and answers back; null in a
+ * configuration journaled before it existed, which reads as false). The same record is the
  * effective configuration (every field set, optional texts may be null) and a change to it (null
  * means unchanged); {@link #overlay} applies a change. Problems are named by the field's API name.
  */
@@ -39,7 +41,8 @@ public record TenantConfig(
     List<String> languages,
     Boolean continueAfterFailover,
     String companyName,
-    String vertical)
+    String vertical,
+    Boolean translate)
     implements CborSerializable {
 
   static final int MAX_NAME = 100;
@@ -59,14 +62,14 @@ public record TenantConfig(
 
   /** A change that changes nothing. */
   public static final TenantConfig NO_CHANGE = new TenantConfig(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** What a tenant that has configured nothing gets: the server's settings and seed 004's thresholds. */
   public static TenantConfig defaults(LimitsSettings limits, long idleTimeoutSeconds, String defaultModel) {
     return new TenantConfig(null, null, null, null, 0.55, 0.80, 10, List.of(), List.of(), defaultModel, List.of(),
         idleTimeoutSeconds, List.of(), limits.turnsPerMinute(), limits.requestsPerMinute(), limits.maxOpenSessions(),
         limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), false, null,
-        null);
+        null, false);
   }
 
   /** This configuration with every non-null field of {@code change} replacing its own. */
@@ -94,7 +97,8 @@ public record TenantConfig(
         or(change.languages, languages),
         or(change.continueAfterFailover, continueAfterFailover),
         or(change.companyName, companyName),
-        or(change.vertical, vertical));
+        or(change.vertical, vertical),
+        or(change.translate, translate));
   }
 
   /** Whether an escalation webhook is configured; an empty URL in a change removes it. */

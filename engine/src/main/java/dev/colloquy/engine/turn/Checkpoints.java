@@ -96,6 +96,7 @@ final class Checkpoints {
     double confidence = 0;
     List<Gap> gaps = new ArrayList<>();
     Intent intent = null;
+    String language = null;
     EscalationReason escalation = null;
     List<StreamEvent.ToolEvent> tools = new ArrayList<>();
     for (TurnFrame frame : frames) {
@@ -108,7 +109,10 @@ final class Checkpoints {
         case StreamEvent.GapFound gap -> gaps.add(gap.gap());
         case StreamEvent.RunCompleted completed -> endedRuns.add(completed.run());
         case StreamEvent.RunFailed failed -> endedRuns.add(ended[runIds.indexOf(failed.runId())]);
-        case StreamEvent.IntentRouted routed -> intent = routed.intent();
+        case StreamEvent.IntentRouted routed -> {
+          intent = routed.intent();
+          language = routed.language();
+        }
         case StreamEvent.Escalated escalated -> escalation = escalated.reason();
         case StreamEvent.ToolEvent tool -> tools.add(tool);
         default -> { }
@@ -116,6 +120,6 @@ final class Checkpoints {
     }
     return new TurnProgress.Checkpoint(Transcript.layout(frames, runIds),
         java.util.Arrays.stream(texts).map(StringBuilder::toString).toList(), endedRuns, citations, confidence, gaps,
-        frames.getLast().id() + settings.reserve(), intent, escalation, tools);
+        frames.getLast().id() + settings.reserve(), intent, escalation, tools, language);
   }
 }

@@ -1,6 +1,7 @@
 package dev.colloquy.engine.turn;
 
 import dev.colloquy.engine.agent.MemoryRecall;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.TokenCounter;
@@ -14,10 +15,11 @@ import java.util.Optional;
  *   <li>instructions, in the system message and nowhere else: Colloquy's own and the tenant's
  *       persona and system prompt (its configuration, set by its operator);</li>
  *   <li>untrusted data, in a message of its own just before the question ({@link UntrustedData}):
+ *       the rolling summary of the earlier conversation when there is one (context, not instructions),
  *       retrieved passages with their file names and headings, the persona a client chose, what is
  *       remembered about the user and the context the tenant's backend set for them; and a Writing
  *       Room chat's story state, escaped between data tags after the instructions ({@link StoryStateMessage});</li>
- *   <li>the conversation: the history that fits, then the question.</li>
+ *   <li>the conversation: the history that fits (after what the summary holds), then the question.</li>
  * </ul>
  * Nothing a document or a client sends can change the system message. The history is what fits:
  * the prompt and the answer's {@code max_tokens} stay within the model's context, the oldest
@@ -32,6 +34,12 @@ final class Prompt {
   /** A message costs its role and delimiters besides its text: about four tokens in OpenAI's chat format. */
   static final int MESSAGE_OVERHEAD_TOKENS = 4;
 
+  /**
+   * What frames the summary (in the data block): the model reads it as what was said, never as
+   * instructions. Its tokens are reserved besides the summary's own.
+   */
+  static final String SUMMARY_HEADING = UntrustedData.emptyEarlierConversation();
+
   private Prompt() {}
 
   /**
@@ -40,8 +48,18 @@ final class Prompt {
    */
   static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
       List<Passage> passages, int maxTokens, int contextTokens) {
+    return messages(plan, tenantInstructions, user, passages, maxTokens, contextTokens, null, 0);
+  }
+
+  /**
+   * The messages with {@code summary} (null: none) in the data block in place of the first
+   * {@code summarized} messages of the history.
+   */
+  static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
+      List<Passage> passages, int maxTokens, int contextTokens, RollingSummary summary, int summarized) {
     ChatMessage system = ChatMessage.system(system(tenantInstructions));
-    UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
+    UntrustedData data = new UntrustedData().earlierConversation(summary).sessionPersona(plan.persona())
+        .aboutUser(user).passages(passages);
     List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
     Optional<ChatMessage> story = StoryStateMessage.of(plan.narrativeState());
@@ -50,10 +68,32 @@ final class Prompt {
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
     story.ifPresent(messages::add);
-    messages.addAll(fitting(plan.history(), budget));
+    List<ChatMessage> history = plan.history();
+    messages.addAll(fitting(history.subList(Math.min(summarized, history.size()), history.size()), budget));
     messages.addAll(context);
     messages.add(question);
     return messages;
+  }
+
+  /**
+   * The tokens the history (and a summary) may take beside the instructions, the data without a
+   * summary, the story state, the question and the answer.
+   */
+  static long historyBudget(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
+      List<Passage> passages, int maxTokens, int contextTokens) {
+    UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
+    return contextTokens - (long) maxTokens - tokens(ChatMessage.system(system(tenantInstructions)))
+        - (data.isEmpty() ? 0 : tokens(ChatMessage.user(data.render())))
+        - tokens(ChatMessage.user(plan.message()))
+        - StoryStateMessage.of(plan.narrativeState()).map(Prompt::tokens).orElse(0L);
+  }
+
+  /**
+   * What a summary costs the prompt at most: its part of the data block, and the block's own
+   * introduction and tags in case there was no other data.
+   */
+  static ChatMessage summaryMessage(RollingSummary summary) {
+    return ChatMessage.user(new UntrustedData().earlierConversation(summary).render());
   }
 
   /** The newest messages of {@code history} within {@code budget} tokens, starting with a user's. */
@@ -69,7 +109,7 @@ final class Prompt {
     return history.subList(first, history.size());
   }
 
-  private static long tokens(ChatMessage message) {
+  static long tokens(ChatMessage message) {
     return TokenCounter.count(message.content()) + MESSAGE_OVERHEAD_TOKENS;
   }
 

@@ -456,7 +456,7 @@ public final class Transcript {
         }
         case RUN_COMPLETED -> record(new StreamEvent.RunCompleted(outcome.runs().get(mark.run())));
         case RUN_FAILED -> record(StreamEvent.RunFailed.of(outcome.runs().get(mark.run())));
-        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent()));
+        case INTENT -> record(new StreamEvent.IntentRouted(outcome.agent().intent(), outcome.agent().language()));
         case ESCALATION -> record(new StreamEvent.Escalated(outcome.agent().escalation()));
         case TOOL_CALLED, TOOL_RESULT -> record(outcome.tools().get(toolIndex++));
       }

@@ -5,7 +5,10 @@ import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
+import dev.colloquy.engine.agent.HistorySummary;
 import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.LanguageStep;
+import dev.colloquy.engine.agent.TranslatedAnswers;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryExtraction;
 import dev.colloquy.engine.agent.MemoryRecall;
@@ -16,6 +19,7 @@ import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
@@ -89,6 +93,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
+  private record LanguageKnown(LanguageStep.Detected detected) implements Command {}
+
+  private record SummaryMade(HistorySummary.Summarized summarized) implements Command {}
+
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
@@ -118,8 +126,17 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** What the supervisor asks its session to journal. */
   public sealed interface Report {}
 
-  /** The turn is over. */
-  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome) implements Report {}
+  /**
+   * The turn is over and must be journaled, with the rolling summary its prompt needed (null when it
+   * made none).
+   */
+  public record Ended(String turnId, TurnEnding ending, TurnOutcome outcome, RollingSummary summary)
+      implements Report {
+
+    public Ended(String turnId, TurnEnding ending, TurnOutcome outcome) {
+      this(turnId, ending, outcome, null);
+    }
+  }
 
   /** The frames streamed since the last checkpoint; answered with {@link CheckpointJournaled}. */
   public record Checkpoint(String turnId, TurnProgress.Checkpoint checkpoint) implements Report {}
@@ -127,13 +144,15 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** How long cancelled runs get to report their partial text before the turn ends without it. */
   private static final Duration CANCEL_DEADLINE = Duration.ofSeconds(2);
 
-  private final TurnPlan plan;
+  /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
+  private TurnPlan plan;
   private final EngineServices services;
   private final ActorRef<Report> session;
   private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
   private final long startedNanos = System.nanoTime();
   private final Transcript transcript;
+  private final AgentCalls agentCalls;
   private int readers;
   private final Map<Integer, ActorRef<Avatar.Command>> avatars = new HashMap<>();
   private final RunOutcome[] outcomes;
@@ -144,6 +163,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
   private boolean retrievalEnded;
+  /** The history the prompt cannot hold, once decided (null: it all fits), and the summary written for it. */
+  private HistoryTrim trim;
+  private boolean trimDecided;
+  private HistorySummary.Summarized summarized;
+  /** The message's language and whether it and the answers are translated; null until known, and in a hand-off. */
+  private LanguageStep.Detected language;
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
   private IntentRouter.Routed routed;
   private EscalationReason escalation;
@@ -177,6 +202,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.outcomes = new RunOutcome[plan.runs().size()];
     this.toolbox = Toolbox.of(services);
     this.transcript = transcript;
+    this.agentCalls = new AgentCalls(services.llm());
     ActorRef<Command> self = context.getSelf();
     this.checkpoints = new Checkpoints(services.session().checkpoint(), transcript,
         () -> self.tell(new CheckpointDue(false)));
@@ -191,7 +217,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (plan.handoff()) {
       retrievalEnded = true;
     } else {
-      route(context);
+      detectLanguage(context);
     }
     if (remembersUser()) {
       context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
@@ -219,6 +245,30 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         logContext(plan),
         Behaviors.setup(context -> Behaviors.withTimers(
             timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
+  }
+
+  /** The language middleware runs first: routing and everything after it read the message it reports. */
+  private void detectLanguage(ActorContext<Command> context) {
+    RunSpec first = plan.runs().getFirst();
+    String model = first.model();
+    Optional<ChatModel> translator = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat);
+    context.spawn(
+        Behaviors.withMdc(LanguageStep.Command.class, logContext(plan),
+            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, services.agent(),
+                context.messageAdapter(LanguageStep.Detected.class, LanguageKnown::new))),
+        "language");
+  }
+
+  private Behavior<Command> onLanguageKnown(LanguageKnown known) {
+    language = known.detected();
+    agentCalls.add(language.call());
+    plan = plan.withMessage(language.message());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    route(getContext());
+    return this;
   }
 
   private void route(ActorContext<Command> context) {
@@ -256,6 +306,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(ReadersChanged.class, this::onReadersChanged)
         .onMessage(Cancel.class, this::onCancel)
         .onMessage(Interrupt.class, this::onInterrupt)
+        .onMessage(LanguageKnown.class, this::onLanguageKnown)
+        .onMessage(SummaryMade.class, this::onSummaryMade)
         .onMessage(IntentKnown.class, this::onIntentKnown)
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
@@ -330,11 +382,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
   private Behavior<Command> onIntentKnown(IntentKnown known) {
     routed = known.routed();
+    agentCalls.add(routed.call());
     getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }
-    emit(new StreamEvent.IntentRouted(routed.intent()));
+    emit(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
     if (routed.intent() == Intent.DOMAIN_QUERY) {
       retrieve();
     } else {
@@ -392,6 +445,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     extracting = false;
     noted = memories.noted().facts();
+    agentCalls.add(memories.noted().call());
     return finishIfAllEnded(false);
   }
 
@@ -432,15 +486,52 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The runs start once the passages, the tenant's settings and what is known of the user are. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted) {
+    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted && summaryReady()) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }
 
+  /**
+   * Whether the prompt's history is settled: it fits, or the summary of what does not has been
+   * written. A model answers only a turn the agent does not answer itself; only its prompt is trimmed.
+   */
+  private boolean summaryReady() {
+    if (!trimDecided) {
+      trimDecided = true;
+      boolean modelAnswers = !plan.handoff() && escalation == null && routed != null
+          && routed.intent() != Intent.OUT_OF_SCOPE;
+      trim = modelAnswers
+          ? HistoryTrim.of(plan, tenantInstructions, recalled, retrieved.passages(), maxTokens,
+              services.llm().contextTokens()).orElse(null) : null;
+      if (trim != null) {
+        RunSpec first = plan.runs().getFirst();
+        Optional<ChatModel> writer = first.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+            : services.models().find(first.provider(), first.model()).map(ModelCatalog.Entry::chat);
+        getContext().spawn(Behaviors.withMdc(HistorySummary.Command.class, logContext(plan),
+            HistorySummary.create(plan.earlier().summary(), trim.toSummarize(), trim.summaryTokens(), writer,
+                first.model(), services.agent(),
+                getContext().messageAdapter(HistorySummary.Summarized.class, SummaryMade::new))), "history-summary");
+      }
+    }
+    return trim == null || summarized != null;
+  }
+
+  private Behavior<Command> onSummaryMade(SummaryMade made) {
+    summarized = made.summarized();
+    agentCalls.add(summarized.call());
+    getContext().getLog().info("The earlier conversation was summarized ({} messages, by {})",
+        summarized.summary().coveredMessages(), summarized.summary().source());
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    List<ChatMessage> messages =
-        Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens, services.llm().contextTokens());
+    List<ChatMessage> messages = Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens,
+        services.llm().contextTokens(), summarized != null ? summarized.summary() : plan.earlier().summary(),
+        trim == null ? 0 : trim.skip());
     prompt = messages;
     if (routed != null) {
       toolContext = new ToolContext(plan.tenantId(), plan.userId(), plan.sessionId(), plan.turnId(), routed.intent(),
@@ -462,8 +553,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The tools a run's model is offered: none for the agent's own replies and the offline responder. */
   private List<ToolSpec> tools(ChatModel model) {
+    // A translated answer is written whole before it is translated: it runs no tool loop.
     if (toolContext == null || !services.agent().settings().tools().enabled() || model instanceof CannedReply
-        || model.provider().equals(OfflineResponder.PROVIDER)) {
+        || model instanceof TranslatedAnswers || model.provider().equals(OfflineResponder.PROVIDER)) {
       return List.of();
     }
     return toolbox.offered(toolContext);
@@ -494,8 +586,20 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return this;
   }
 
-  /** The model of a run, or the agent itself when no model may answer this message. */
+  /** Who answers a run, its answers translated back into the user's language when the language step says so. */
   private ChatModel answerer(RunSpec run) {
+    ChatModel answerer = chosenAnswerer(run);
+    Optional<ChatModel> translator = run.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(run.provider(), run.model()).map(ModelCatalog.Entry::chat);
+    if (language == null || !language.translatesAnswers() || translator.isEmpty()) {
+      return answerer;
+    }
+    return new TranslatedAnswers(answerer, translator.get(), run.model(), language.agentLanguage(),
+        language.answerLanguage());
+  }
+
+  /** The model of a run, or the agent itself when no model may answer this message. */
+  private ChatModel chosenAnswerer(RunSpec run) {
     if (plan.handoff()) {
       return new CannedReply(AgentReplies.forwarded());
     }
@@ -558,7 +662,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     avatars.clear();
     getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.status().name().toLowerCase(),
         outcome.latencyMs());
-    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome));
+    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome, summarized == null ? null : summarized.summary()));
     return this;
   }
 
@@ -603,7 +707,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
     return routed == null ? null
-        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted);
+        : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted,
+            agentCalls.list(), language == null ? null : language.language());
   }
 
   /**

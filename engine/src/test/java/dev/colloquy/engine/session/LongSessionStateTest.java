@@ -123,7 +123,7 @@ class LongSessionStateTest {
 
     SessionState legacy = new SessionState("s", SessionStatus.OPEN, "t", null, null,
         JsonNodeFactory.instance.objectNode(), null, START, START, everyTurn, JsonNodeFactory.instance.objectNode(), null,
-        null, null, 0, null, null, null);
+        null, null, 0, null, null, null, null);
 
     assertThat(legacy.totals().turns()).isEqualTo(70);
     assertThat(legacy.totals().completedTurns()).isEqualTo(70);

@@ -9,12 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.Gap;
+import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionStatus;
@@ -63,7 +65,8 @@ class WireSerializationTest {
   private static final TurnOutcome AGENT_OUTCOME = new TurnOutcome(List.of(RUN), List.of(CITATION), 0.3, List.of(GAP),
       List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), 12,
       new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, EscalationReason.LOW_RETRIEVAL_CONFIDENCE, false,
-          List.of("m-1"), List.of("prefers email")));
+          List.of("m-1"), List.of("prefers email"), List.of(new AgentCall(AgentCall.ROUTING, "openai-compatible", "m",
+              new Usage(60, 1, 0.00002))), "fr"));
   private static final StreamEvent.ToolCalled CALLED =
       new StreamEvent.ToolCalled("r1", "call_1", "knowledge_retrieval", "{\"query\":\"refunds\"}");
   private static final StreamEvent.ToolResulted RESULT =
@@ -105,6 +108,7 @@ class WireSerializationTest {
         new StreamEvent.RunFailed("r2", "gemini", "gemini-2.0-flash", "MODEL_TIMEOUT", "late"),
         new StreamEvent.Restarted(List.of("r3"), "node_lost"),
         new StreamEvent.IntentRouted(Intent.OUT_OF_SCOPE),
+        new StreamEvent.IntentRouted(Intent.DOMAIN_QUERY, "fr"),
         new StreamEvent.Escalated(EscalationReason.USER_REQUESTED),
         CALLED,
         RESULT,
@@ -123,6 +127,7 @@ class WireSerializationTest {
         .apply(new ChatSession.TurnAccepted("t1", "k", "trace", "u1", "hi", List.of(new RunSpec("r1", "openai-compatible", "m")), AT))
         .apply(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     roundTrips(new ChatSession.SessionReply(state.view()));
+    roundTrips(state.apply(new ChatSession.HistorySummarized("t1", new RollingSummary("Said hi.", 2, "offline"), AT)));
     roundTrips(new ChatSession.SessionReply(state.apply(new ChatSession.SessionClosed("idle", state.summarize(AT), AT)).view()));
     roundTrips(new ChatSession.TurnReply("t1", "trace", true, true, 0, null,
         List.of(new RunSpec("r1", "openai", "gpt-4o-mini"))));
@@ -217,6 +222,8 @@ class WireSerializationTest {
         new ChatSession.TurnCompleted("t2", "m2", AGENT_OUTCOME, AT),
         new ChatSession.SessionEscalated("t2", EscalationReason.LOW_RETRIEVAL_CONFIDENCE, AT),
         new ChatSession.SessionHandedBack(AT),
+        new ChatSession.HistorySummarized("t2", new RollingSummary("The user asked \r\n about refunds.", 6, "model"),
+            AT),
         new ChatSession.TurnCompleted("t3", "m3", TOOL_OUTCOME, AT));
     events.forEach(WireSerializationTest::roundTrips);
   }
@@ -419,6 +426,26 @@ class WireSerializationTest {
 
     assertThat(read).isEqualTo(new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
     assertThat(((ChatSession.TurnCompleted) read).outcome().agent()).isNull();
+  }
+
+  /** The agent's trace as journaled before its own model calls were billed and languages detected: the fields it had then. */
+  record TraceBeforeCalls(Intent intent, String intentSource, EscalationReason escalation, boolean handoff,
+      List<String> recalled, List<String> memories) implements CborSerializable {}
+
+  @Test
+  void aTraceJournaledBeforeTheAgentsCallsWereBilledReadsWithNone() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(AgentTrace.class);
+    byte[] journaled = serializer.toBinary(new TraceBeforeCalls(Intent.CONVERSATIONAL, AgentTrace.BY_MODEL, null, false,
+        List.of("m-1"), List.of()));
+
+    AgentTrace read = (AgentTrace) serializer.fromBinary(journaled, serializer.manifest(AgentTrace.handedOff()));
+
+    assertThat(read).isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.BY_MODEL, null, false, List.of("m-1"),
+        List.of()));
+    assertThat(read.calls()).isEmpty();
+    assertThat(read.language()).isNull();
+    assertThat(read.callUsage()).isEqualTo(Usage.NONE);
   }
 
   /** An opening as journaled before chats had characters. */

@@ -5,14 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.AgentSettings;
+import dev.colloquy.config.LanguageSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
+import dev.colloquy.engine.agent.LanguageDetection;
+import dev.colloquy.engine.agent.lingua.LinguaLanguageDetection;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryStore;
 import dev.colloquy.engine.agent.RecordingMemoryStore;
 import dev.colloquy.engine.agent.TenantPolicies;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.Intent;
@@ -20,8 +24,10 @@ import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
@@ -36,6 +42,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,12 +56,12 @@ class AgentTurnTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final TenantConfig CLINIC = TenantConfig.NO_CHANGE.overlay(new TenantConfig("Aria", null, null,
       "https://clinic.example/hooks", 0.55, 0.8, 10, List.of("appointments", "billing"), List.of(), null, null, null,
-      null, null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare"));
+      null, null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare", null));
 
   /** The clinic without a webhook: nobody to escalate to, so its domain queries are answered by the model. */
   private static final TenantConfig NO_HUMANS = CLINIC.overlay(TenantConfig.NO_CHANGE.overlay(new TenantConfig(null,
       null, null, "", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-      null, null, null)));
+      null, null, null, null)));
 
   @AfterAll
   static void stop() {
@@ -73,13 +80,22 @@ class AgentTurnTest {
 
   private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
       TenantConfig tenant) {
-    ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
+    return services(model, routeByModel, memories, tenant, LanguageDetection.none());
+  }
+
+  private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
+      TenantConfig tenant, LanguageDetection languages) {
+    ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
+            "colloquy.llm.providers.scripted { base-url = \"http://127.0.0.1:9/v1\", models = m,"
+                + " prices { m { input-per-million = 1.0, output-per-million = 2.0 } } }")
+        .withFallback(ConfigFactory.defaultReference()).resolve());
     AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
         new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
     return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
         new EmptyKnowledgeBase(), new InFlight(), EngineMetrics.NONE, true,
         AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE,
-        new AgentServices(TenantPolicies.fixed(tenant), agent, memories, Executors.newVirtualThreadPerTaskExecutor()));
+        new AgentServices(TenantPolicies.fixed(tenant), agent, memories, Executors.newVirtualThreadPerTaskExecutor(),
+            languages));
   }
 
   /** Runs a turn of user u1's session to its end; the test plays the model's part, if the model is called. */
@@ -130,7 +146,8 @@ class AgentTurnTest {
     assertThat(turn.events().get(1)).isEqualTo(new StreamEvent.IntentRouted(Intent.CONVERSATIONAL));
     assertThat(turn.ended().outcome().gaps()).isEmpty();
     assertThat(turn.ended().outcome().agent())
-        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of(), List.of()));
+        .isEqualTo(new AgentTrace(Intent.CONVERSATIONAL, AgentTrace.OFFLINE, null, false, List.of(), List.of(),
+            List.of(new AgentCall(AgentCall.EXTRACTION, "scripted", "m", new Usage(10, 2, 14e-6))), null));
   }
 
   @Test
@@ -233,6 +250,126 @@ class AgentTurnTest {
     assertThat(second.ended().outcome().agent().recalled())
         .containsExactly(memories.list("clinic", "u1").getFirst().memoryId());
     assertThat(second.ended().outcome().agent().memories()).isEmpty();
+  }
+
+  @Test
+  void theAgentsOwnModelCallsArePricedAndBilledWithTheTurn() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call routing = model.nextCall();
+      routing.listener().onToken("conversational");
+      routing.listener().onComplete(new TokenUsage(60, 1));
+      answer(model, "Good evening!");
+      ScriptedModel.Call extraction = model.nextCall();
+      extraction.listener().onToken("[]");
+      extraction.listener().onComplete(new TokenUsage(40, 3));
+    }));
+
+    Turn turn = run(services(model, true), "Good evening", 0, false);
+
+    assertThat(turn.ended().outcome().agent().calls()).containsExactly(
+        new AgentCall(AgentCall.ROUTING, "scripted", "m", new Usage(60, 1, 62e-6)),
+        new AgentCall(AgentCall.EXTRACTION, "scripted", "m", new Usage(40, 3, 46e-6)));
+    Usage answerUsage = turn.ended().outcome().runs().getFirst().usage();
+    assertThat(answerUsage).isEqualTo(new Usage(10, 2, 14e-6));
+    Usage billed = ((TurnEnding.Completed) turn.ended().ending()).usage();
+    assertThat(billed.promptTokens()).isEqualTo(110);
+    assertThat(billed.completionTokens()).isEqualTo(6);
+    assertThat(billed.costUsd()).isCloseTo(122e-6, org.assertj.core.data.Offset.offset(1e-12));
+  }
+
+  /** Lingua itself, over English and French only. */
+  private static final LanguageDetection ENGLISH_OR_FRENCH =
+      LinguaLanguageDetection.of(new LanguageSettings(List.of("en", "fr"), false));
+
+  /**
+   * Loads Lingua's models before the turns, as a node's first message does: on a busy machine that
+   * can take longer than these tests' step timeout, and a detection that times out passes through.
+   */
+  @BeforeAll
+  static void loadLanguageModels() {
+    assertThat(ENGLISH_OR_FRENCH.detect("Bonjour tout le monde, comment allez-vous ?")).contains("fr");
+  }
+
+  private static TenantConfig translating(TenantConfig tenant) {
+    return tenant.overlay(new TenantConfig(null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, List.of("en-GB"), null, null, null, true));
+  }
+
+  @Test
+  void aFrenchMessageIsTranslatedForTheAgentAndItsAnswerBackWhenTheTenantAsks() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    String french = "Bonjour, je voudrais prendre un rendez-vous pour vendredi prochain, s'il vous plaît.";
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call in = model.nextCall();
+      assertThat(in.request().messages().getFirst().content()).contains("from French to English");
+      assertThat(in.request().question()).isEqualTo(french);
+      in.listener().onToken("Hello, I would like to book an appointment for next Friday, please.");
+      in.listener().onComplete(new TokenUsage(30, 15));
+      ScriptedModel.Call answering = model.nextCall();
+      assertThat(answering.request().question())
+          .isEqualTo("Hello, I would like to book an appointment for next Friday, please.");
+      answering.listener().onToken("Sure, at what time?");
+      answering.listener().onComplete(new TokenUsage(10, 2));
+      ScriptedModel.Call out = model.nextCall();
+      assertThat(out.request().messages().getFirst().content()).contains("from English to French");
+      assertThat(out.request().question()).isEqualTo("Sure, at what time?");
+      out.listener().onToken("Bien sûr, ");
+      out.listener().onToken("à quelle heure ?");
+      out.listener().onComplete(new TokenUsage(12, 8));
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, false, new RecordingMemoryStore(), translating(NO_HUMANS), ENGLISH_OR_FRENCH),
+        french, 0, false);
+
+    assertThat(turn.events()).filteredOn(event -> event instanceof StreamEvent.IntentRouted)
+        .extracting(event -> ((StreamEvent.IntentRouted) event).language()).containsExactly("fr");
+    assertThat(turn.text()).isEqualTo("Bien sûr, à quelle heure ?");
+    assertThat(turn.ended().outcome().agent().language()).isEqualTo("fr");
+    assertThat(turn.ended().outcome().agent().calls()).first()
+        .isEqualTo(new AgentCall(AgentCall.TRANSLATION, "scripted", "m", new Usage(30, 15, 60e-6)));
+    assertThat(turn.ended().outcome().runs().getFirst().usage().totalTokens()).isEqualTo(10 + 2 + 12 + 8);
+  }
+
+  @Test
+  void withoutTheTenantAskingTheMessagePassesThroughAndOnlyItsLanguageIsNoted() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    String french = "Merci beaucoup pour votre aide, c'était parfait et très rapide.";
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call answering = model.nextCall();
+      assertThat(answering.request().question()).isEqualTo(french);
+      answering.listener().onToken("Avec plaisir !");
+      answering.listener().onComplete(new TokenUsage(10, 2));
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, false, new RecordingMemoryStore(), NO_HUMANS, ENGLISH_OR_FRENCH), french, 0, false);
+
+    assertThat(turn.text()).isEqualTo("Avec plaisir !");
+    assertThat(turn.ended().outcome().agent().language()).isEqualTo("fr");
+    assertThat(turn.ended().outcome().agent().calls()).extracting(AgentCall::step).containsExactly(AgentCall.EXTRACTION);
+  }
+
+  @Test
+  void aTranslationThatFailsLetsTheMessageThroughAsItWasWritten() throws Exception {
+    ScriptedModel model = new ScriptedModel();
+    String french = "Bonjour, je voudrais prendre un rendez-vous pour vendredi prochain, s'il vous plaît.";
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      model.nextCall().listener().onError(new ModelException(ModelException.UNAVAILABLE, "down"));
+      ScriptedModel.Call answering = model.nextCall();
+      assertThat(answering.request().question()).isEqualTo(french);
+      answering.listener().onToken("Bien sûr.");
+      answering.listener().onComplete(new TokenUsage(10, 2));
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, false, new RecordingMemoryStore(), translating(NO_HUMANS), ENGLISH_OR_FRENCH),
+        french, 0, false);
+
+    assertThat(turn.text()).isEqualTo("Bien sûr.");
+    assertThat(turn.ended().outcome().agent().language()).isEqualTo("fr");
+    assertThat(turn.ended().outcome().agent().calls()).extracting(AgentCall::step).containsExactly(AgentCall.EXTRACTION);
   }
 
   private interface Step {

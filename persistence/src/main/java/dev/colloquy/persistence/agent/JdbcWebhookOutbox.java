@@ -67,7 +67,10 @@ public final class JdbcWebhookOutbox implements WebhookOutbox {
         WHERE webhook_id = ?""", attempts, nextAttempt.atOffset(ZoneOffset.UTC), truncate(error), webhookId);
   }
 
-  /** Given up, and (seed 004 §7.4) recorded in billing_events as escalation_webhook_failed, in one transaction. */
+  /**
+   * Given up, and (seed 004 §7.4) recorded in billing_events as escalation_webhook_failed, in one
+   * transaction: one record per webhook given up, however many a session has.
+   */
   @Override
   public void failed(Pending webhook, int attempts, String error) {
     try (Connection connection = dataSource.getConnection()) {
@@ -77,9 +80,9 @@ public final class JdbcWebhookOutbox implements WebhookOutbox {
             UPDATE webhook_outbox SET status = 'failed', attempts = ?, locked_until = NULL, last_error = ?
             WHERE webhook_id = ?""", attempts, truncate(error), webhook.webhookId());
         execute(connection, """
-            INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason)
-            VALUES (?, 'escalation_webhook_failed', ?, now(), ?) ON CONFLICT (session_id, kind) DO NOTHING""",
-            webhook.sessionId(), webhook.tenantId(), truncate(error));
+            INSERT INTO billing_events (session_id, kind, occurrence, tenant_id, occurred_at, reason)
+            VALUES (?, 'escalation_webhook_failed', ?, ?, now(), ?) ON CONFLICT (session_id, kind, occurrence) DO NOTHING""",
+            webhook.sessionId(), webhook.webhookId(), webhook.tenantId(), truncate(error));
         connection.commit();
       } catch (SQLException e) {
         connection.rollback();

@@ -27,7 +27,7 @@ public final class JdbcBillingRecords {
     String sql = "SELECT * FROM billing_events WHERE tenant_id = ?"
         + (period.from().isPresent() ? " AND occurred_at >= ?" : "")
         + (period.until().isPresent() ? " AND occurred_at < ?" : "")
-        + " ORDER BY occurred_at, session_id, kind";
+        + " ORDER BY occurred_at, session_id, kind, occurrence";
     try (Connection connection = dataSource.getConnection();
         PreparedStatement query = connection.prepareStatement(sql)) {
       int i = 1;

@@ -3,6 +3,7 @@ package dev.colloquy.persistence.readside;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Intent;
@@ -46,6 +47,7 @@ final class ReadModelUpdates {
       case ChatSession.TurnFailed e -> turnEnded(e.outcome(), e.at());
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
+      case ChatSession.HistorySummarized e -> { }
       // A turn's progress and restarts show in the read tables once it ends, with its outcome.
       case ChatSession.TurnCheckpointed e -> { }
       case ChatSession.TurnRestarted e -> { }
@@ -65,7 +67,7 @@ final class ReadModelUpdates {
         sessionId, e.tenantId(), e.userId(), e.characterId(), time(e.at()), time(e.at()));
     execute("""
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at)
-        VALUES (?, 'session_start', ?, ?) ON CONFLICT (session_id, kind) DO NOTHING""",
+        VALUES (?, 'session_start', ?, ?) ON CONFLICT (session_id, kind, occurrence) DO NOTHING""",
         sessionId, e.tenantId(), time(e.at()));
   }
 
@@ -122,21 +124,22 @@ final class ReadModelUpdates {
 
   /**
    * The session goes to a human: its row and the turn's answer say so, the escalation is billed
-   * (seed 004 §11: a conversation is one unit from its start to its end or escalation; one record per
-   * session, the first escalation's), and its webhook joins the outbox.
+   * (seed 004 §11: a conversation is one unit from its start to its end or escalation; every
+   * escalation of a session is a record of its own, told apart by its turn, with the session's totals
+   * so far), and its webhook joins the outbox.
    */
   private void escalated(ChatSession.SessionEscalated e) throws SQLException {
     execute("UPDATE sessions SET status = 'escalated', escalation_reason = ?, escalated_at = ? WHERE session_id = ?",
         e.reason().wireName(), time(e.at()), sessionId);
     execute("UPDATE messages SET escalation_flag = true WHERE session_id = ? AND turn_id = ?", sessionId, e.turnId());
     execute("""
-        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, prompt_tokens,
+        INSERT INTO billing_events (session_id, kind, occurrence, tenant_id, occurred_at, reason, turns, prompt_tokens,
           completion_tokens, cost_usd, duration_ms)
-        SELECT session_id, 'escalation', tenant_id, ?, ?, turn_count, prompt_tokens, completion_tokens, cost_usd,
+        SELECT session_id, 'escalation', ?, tenant_id, ?, ?, turn_count, prompt_tokens, completion_tokens, cost_usd,
           CAST(EXTRACT(EPOCH FROM (CAST(? AS TIMESTAMPTZ) - created_at)) * 1000 AS BIGINT)
         FROM sessions WHERE session_id = ?
-        ON CONFLICT (session_id, kind) DO NOTHING""",
-        time(e.at()), e.reason().wireName(), time(e.at()), sessionId);
+        ON CONFLICT (session_id, kind, occurrence) DO NOTHING""",
+        e.turnId() == null ? "" : e.turnId(), time(e.at()), e.reason().wireName(), time(e.at()), sessionId);
     new EscalationWebhooks(connection, sessionId).escalation(e);
   }
 
@@ -198,16 +201,23 @@ final class ReadModelUpdates {
           completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ? WHERE session_id = ?""",
         time(at), total.promptTokens(), total.completionTokens(), total.costUsd(), sessionId);
     for (RunOutcome run : outcome.runs()) {
-      Usage usage = run.usage() == null ? Usage.NONE : run.usage();
-      execute("""
-          INSERT INTO session_usage (session_id, provider, model, prompt_tokens, completion_tokens, cost_usd)
-          VALUES (?, ?, ?, ?, ?, ?)
-          ON CONFLICT (session_id, provider, model) DO UPDATE SET
-            prompt_tokens = session_usage.prompt_tokens + EXCLUDED.prompt_tokens,
-            completion_tokens = session_usage.completion_tokens + EXCLUDED.completion_tokens,
-            cost_usd = session_usage.cost_usd + EXCLUDED.cost_usd""",
-          sessionId, run.provider(), run.model(), usage.promptTokens(), usage.completionTokens(), usage.costUsd());
+      addUsage(run.provider(), run.model(), run.usage() == null ? Usage.NONE : run.usage());
     }
+    for (AgentCall call : outcome.agentCalls()) {
+      addUsage(call.provider(), call.model(), call.usage());
+    }
+  }
+
+  /** Adds to the session's usage of one provider and model: a run's, or one of the agent's own calls'. */
+  private void addUsage(String provider, String model, Usage usage) throws SQLException {
+    execute("""
+        INSERT INTO session_usage (session_id, provider, model, prompt_tokens, completion_tokens, cost_usd)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (session_id, provider, model) DO UPDATE SET
+          prompt_tokens = session_usage.prompt_tokens + EXCLUDED.prompt_tokens,
+          completion_tokens = session_usage.completion_tokens + EXCLUDED.completion_tokens,
+          cost_usd = session_usage.cost_usd + EXCLUDED.cost_usd""",
+        sessionId, provider, model, usage.promptTokens(), usage.completionTokens(), usage.costUsd());
   }
 
   private void closed(ChatSession.SessionClosed e) throws SQLException {
@@ -223,7 +233,7 @@ final class ReadModelUpdates {
         INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, completed_turns,
           prompt_tokens, completion_tokens, cost_usd, duration_ms, usage_by_model)
         SELECT ?, 'session_end', tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?"""
-        + condition + " ON CONFLICT (session_id, kind) DO NOTHING",
+        + condition + " ON CONFLICT (session_id, kind, occurrence) DO NOTHING",
         sessionId, time(at), reason, summary.turns(), summary.completedTurns(), total.promptTokens(),
         total.completionTokens(), total.costUsd(), summary.durationMs(), usageJson(summary), sessionId);
   }
@@ -256,7 +266,7 @@ final class ReadModelUpdates {
             u.prompt_tokens, 'completion_tokens', u.completion_tokens, 'cost_usd', u.cost_usd))
             FROM session_usage u WHERE u.session_id = s.session_id), '{}'::jsonb)
         FROM sessions s WHERE s.session_id = ? AND s.status = 'open'
-        ON CONFLICT (session_id, kind) DO NOTHING""",
+        ON CONFLICT (session_id, kind, occurrence) DO NOTHING""",
         time(at), time(at), sessionId);
   }
 

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.entry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.colloquy.engine.domain.AgentCall;
+import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.EscalationReason;
+import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -226,6 +230,43 @@ class ReadModelUpdatesTest {
     assertThat(rows("SELECT message_id FROM messages WHERE session_id = ?")).hasSize(1);
     assertThat(rows("SELECT kind FROM billing_events WHERE session_id = ?")).hasSize(2);
     assertThat(rows("SELECT session_id FROM sessions")).hasSize(1);
+  }
+
+  @Test
+  void everyEscalationOfASessionIsBilledOnceEvenWhenItsEventIsAppliedAgain() throws SQLException {
+    ChatSession.SessionEscalated first = new ChatSession.SessionEscalated("t-1", EscalationReason.USER_REQUESTED,
+        ENDED);
+    ChatSession.SessionEscalated second = new ChatSession.SessionEscalated("t-2",
+        EscalationReason.LOW_RETRIEVAL_CONFIDENCE, ENDED.plusSeconds(20));
+
+    apply(opened(), accepted("t-1", "m-1"), new ChatSession.TurnCompleted("t-1", "a-1", twoRuns(), ENDED), first,
+        new ChatSession.SessionHandedBack(ENDED.plusSeconds(10)), accepted("t-2", "m-2"),
+        new ChatSession.TurnCompleted("t-2", "a-2", twoRuns(), ENDED.plusSeconds(20)), second, second, first);
+
+    assertThat(rows("""
+        SELECT occurrence, reason, turns, prompt_tokens FROM billing_events
+        WHERE session_id = ? AND kind = 'escalation' ORDER BY occurred_at"""))
+        .containsExactly(
+            Map.of("occurrence", "t-1", "reason", "user_requested", "turns", 1, "prompt_tokens", 240L),
+            Map.of("occurrence", "t-2", "reason", "low_retrieval_confidence", "turns", 2, "prompt_tokens", 480L));
+  }
+
+  @Test
+  void theAgentsOwnModelCallsCountInTheSessionsUsageBesideItsRuns() throws SQLException {
+    TurnOutcome routedAndAnswered = new TurnOutcome(List.of(run("r-main", "openai-compatible", "gpt-main",
+        RunOutcome.Status.COMPLETED, "Thirty days.", MAIN_USAGE)), List.of(), 0.8, List.of(), List.of(), 3000,
+        new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, null, false, List.of(), List.of(), List.of(
+            new AgentCall(AgentCall.ROUTING, "openai-compatible", "gpt-main", new Usage(60, 1, 0.0001)),
+            new AgentCall(AgentCall.EXTRACTION, "openai-compatible", "gpt-mini", new Usage(40, 5, 0.00001))), "en"));
+
+    apply(opened(), accepted("t-1", "m-user"), new ChatSession.TurnCompleted("t-1", "m-answer", routedAndAnswered, ENDED));
+
+    assertThat(row("SELECT prompt_tokens, completion_tokens FROM sessions WHERE session_id = ?"))
+        .containsExactly(entry("prompt_tokens", 220L), entry("completion_tokens", 36L));
+    assertThat(rows("SELECT provider, model, prompt_tokens, completion_tokens FROM session_usage WHERE session_id = ? ORDER BY model"))
+        .containsExactly(
+            usageRow("openai-compatible", "gpt-main", 180, 31),
+            usageRow("openai-compatible", "gpt-mini", 40, 5));
   }
 
   private static ChatSession.SessionOpened opened() {

@@ -25,7 +25,8 @@ class ReadSideSchemaTest {
     assertThat(migrations.lines().map(String::strip).filter(line -> !line.startsWith("--")
         && (line.startsWith("CREATE") || line.startsWith("ALTER") || line.startsWith("INSERT") || line.startsWith("DROP"))))
         .allSatisfy(statement -> assertThat(statement)
-            .matches("(CREATE (TABLE|INDEX) IF NOT EXISTS|ALTER TABLE \\w+ ADD COLUMN IF NOT EXISTS) .*"));
+            .matches("(CREATE (TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS|ALTER TABLE \\w+ ADD COLUMN IF NOT EXISTS"
+                + "|ALTER TABLE \\w+ DROP CONSTRAINT IF EXISTS) .*"));
   }
 
   @Test

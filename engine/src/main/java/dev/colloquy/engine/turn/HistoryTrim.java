@@ -1,0 +1,48 @@
+package dev.colloquy.engine.turn;
+
+import dev.colloquy.engine.agent.MemoryRecall;
+import dev.colloquy.engine.domain.RollingSummary;
+import dev.colloquy.engine.knowledge.Passage;
+import dev.colloquy.engine.model.ChatMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A turn whose history no longer fits its prompt beside the session's summary: the messages a new
+ * rolling summary must take in ({@code toSummarize}: those before the history window that no summary
+ * holds yet, then the oldest of the history), how many of the history those are ({@code skip}), and
+ * how long the summary may be ({@code summaryTokens}, reserved in the prompt's budget).
+ */
+record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
+
+  static final int MIN_SUMMARY_TOKENS = 32;
+  static final int MAX_SUMMARY_TOKENS = 256;
+
+  HistoryTrim {
+    toSummarize = List.copyOf(toSummarize);
+  }
+
+  /** The trim {@code plan}'s prompt needs, or none when its history fits beside the summary it has. */
+  static Optional<HistoryTrim> of(TurnPlan plan, List<Passage> passages, int maxTokens, int contextTokens) {
+    return of(plan, null, null, passages, maxTokens, contextTokens);
+  }
+
+  /** The same for a prompt with the tenant's instructions and what is known of the user. */
+  static Optional<HistoryTrim> of(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
+      List<Passage> passages, int maxTokens, int contextTokens) {
+    long budget = Prompt.historyBudget(plan, tenantInstructions, user, passages, maxTokens, contextTokens);
+    RollingSummary current = plan.earlier().summary();
+    long besideCurrent = budget - (current == null ? 0 : Prompt.tokens(Prompt.summaryMessage(current)));
+    List<ChatMessage> history = plan.history();
+    if (plan.earlier().unsummarized().isEmpty() && Prompt.fitting(history, besideCurrent).size() == history.size()) {
+      return Optional.empty();
+    }
+    int summaryTokens = Math.clamp(budget / 4, MIN_SUMMARY_TOKENS, MAX_SUMMARY_TOKENS);
+    long reserve = summaryTokens + Prompt.tokens(ChatMessage.user(Prompt.SUMMARY_HEADING));
+    int skip = history.size() - Prompt.fitting(history, budget - reserve).size();
+    List<ChatMessage> toSummarize = new ArrayList<>(plan.earlier().unsummarized());
+    toSummarize.addAll(history.subList(0, skip));
+    return toSummarize.isEmpty() ? Optional.empty() : Optional.of(new HistoryTrim(toSummarize, skip, summaryTokens));
+  }
+}
