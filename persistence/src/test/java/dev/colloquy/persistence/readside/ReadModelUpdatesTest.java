@@ -145,7 +145,7 @@ class ReadModelUpdatesTest {
             ('q1', 's-old', 't1', 'user', 'first', '2026-01-01T10:00:00Z'),
             ('a1', 's-old', 't1', 'assistant', 'answer', '2026-01-01T10:00:05Z'),
             ('q2', 's-old', 't2', 'user', 'second', '2026-01-01T10:01:00Z')""");
-      statement.execute(ReadSide.script("db/migration/V50__message_positions.sql"));
+      statement.execute(ReadSide.script("db/migration/V88__message_positions.sql"));
     }
 
     assertThat(rows("SELECT message_id, turn_ordinal, answer_index FROM messages WHERE session_id = 's-old' "
