@@ -21,8 +21,11 @@ class CancelledTurnBillingIntegrationTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final String MODEL_KEY = "openai-compatible/" + TestColloquy.MODEL;
 
+  // The agent routes each message by the rules here, not by a model call of its own: the model's only
+  // call of the turn is then the answer that is cancelled, whose count the summary must carry exactly.
   @RegisterExtension
-  static final RunningColloquy app = RunningColloquy.with(TestColloquy.slowMock(), Map.of());
+  static final RunningColloquy app = RunningColloquy.with(TestColloquy.slowMock(),
+      Map.of("colloquy.agent.intent-router", "offline"));
 
   @Test
   void aCancelledTurnIsBilledForItsPromptAndTheTokensThatStreamed() throws Exception {
