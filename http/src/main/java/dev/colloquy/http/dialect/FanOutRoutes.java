@@ -27,16 +27,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.javadsl.Sink;
@@ -62,6 +59,7 @@ public final class FanOutRoutes extends AllDirectives {
   private final HttpMetrics metrics;
   private final Clock clock;
   private final Admission admission;
+  private final DialectErrors errors = new DialectErrors("Fan-out", FanOutRoutes::response);
 
   public FanOutRoutes(SessionGateway sessions, TurnSessions turnSessions, HttpSettings settings, HttpMetrics metrics,
       Clock clock, Admission admission) {
@@ -76,7 +74,7 @@ public final class FanOutRoutes extends AllDirectives {
   /** The conversations and turns of {@code caller}: another tenant's or user's answer as missing ones. */
   public Route route(Principal caller, String traceId) {
     return pathPrefix("v1", () -> concat(
-        pathPrefix("conversations", () -> refused(traceId, () -> concat(
+        pathPrefix("conversations", () -> errors.handle(traceId, () -> concat(
             pathEnd(() -> post(() -> body(body -> onSuccess(open(caller, body),
                 view -> json(StatusCodes.CREATED, Conversation.toApi(view)))))),
             pathPrefix(segment(), id -> concat(
@@ -85,17 +83,9 @@ public final class FanOutRoutes extends AllDirectives {
                 path("turns", () -> post(() -> body(body -> onSuccess(
                     start(caller, conversationId(id), FanOutTurnRequest.parse(body, settings.maxMessageBytes()), traceId),
                     turn -> json(StatusCodes.CREATED, turn)))))))))),
-        path(segment("turns").slash(segment()).slash("stream"), turnId -> get(() -> refused(traceId, () ->
+        path(segment("turns").slash(segment()).slash("stream"), turnId -> get(() -> errors.handle(traceId, () ->
             optionalHeaderValueByName("Last-Event-ID", lastEventId ->
                 stream(caller, turnId, lastEventId.map(FanOutRoutes::eventId).orElse(0L))))))));
-  }
-
-  private Route refused(String traceId, Supplier<Route> inner) {
-    return handleExceptions(ExceptionHandler.newBuilder()
-        .match(DialectRefusal.class, refusal -> complete(response(refusal, traceId)))
-        .match(CompletionException.class, error -> error.getCause() instanceof DialectRefusal refusal
-            ? complete(response(refusal, traceId)) : failWith(error.getCause()))
-        .build(), inner);
   }
 
   /** Refusals have the canonical error shape, whatever code they carry. */

@@ -13,7 +13,6 @@ import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
 import dev.colloquy.http.Admission;
-import dev.colloquy.http.ApiException;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -24,17 +23,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Support agent contract (seed 004 §5.2–5.3): sessions started for an end user of the tenant
@@ -49,11 +44,10 @@ public final class SupportRoutes extends AllDirectives {
   static final String INVALID_SESSION = "INVALID_SESSION";
   static final int MAX_EXTERNAL_USER_ID = 256;
 
-  private static final Logger log = LoggerFactory.getLogger(SupportRoutes.class);
-
   private final DialectSessions sessions;
   private final DialectStreams streams;
   private final HttpSettings settings;
+  private final DialectErrors errors = new DialectErrors("Support", SupportRoutes::response);
 
   public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics,
       Admission admission) {
@@ -63,7 +57,7 @@ public final class SupportRoutes extends AllDirectives {
   }
 
   public Route route(Principal caller, String traceId) {
-    return handleExceptions(errors(traceId), () -> pathPrefix("v1", () -> concat(
+    return errors.handle(traceId, () -> pathPrefix("v1", () -> concat(
         pathPrefix("session", () -> concat(
             path("start", () -> post(() -> body(body -> onSuccess(start(caller, body), this::ok)))),
             pathPrefix(segment(), sessionId -> concat(
@@ -180,21 +174,6 @@ public final class SupportRoutes extends AllDirectives {
 
   // ---- errors ----
 
-  private ExceptionHandler errors(String traceId) {
-    return ExceptionHandler.newBuilder().matchAny(error -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      return switch (cause) {
-        case DialectRefusal refusal -> complete(response(refusal, traceId));
-        case ApiException api -> complete(Errors.response(api.status(), api.code(), api.getMessage(), traceId));
-        default -> {
-          log.error("Support request failed (trace {}): {}", traceId, cause.getClass().getName());
-          yield complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL_ERROR.name(),
-              "The server could not complete the request", traceId));
-        }
-      };
-    }).build();
-  }
-
   /** A missing, foreign or closed session is the contract's INVALID_SESSION ("not found or expired"). */
   private static HttpResponse response(DialectRefusal refusal, String traceId) {
     DialectRefusal shown = refusal.code().equals(ErrorCode.SESSION_NOT_FOUND.name())
@@ -221,13 +200,18 @@ public final class SupportRoutes extends AllDirectives {
     }
   }
 
-  /** The session's totals, as the contract's billing record counts them. */
+  /**
+   * The session's totals, as the contract's billing record counts them. A view holds only a page of
+   * the messages, so they are counted from the summary: each turn's message, and the one answer of
+   * each completed turn (a support turn runs one model).
+   */
   record Summary(int totalMessages, long totalInputTokens, long totalOutputTokens, Long durationMs, Instant endedAt) {
     static Summary toApi(SessionView view) {
       SessionSummary summary = view.summary();
       Usage usage = summary == null ? Usage.NONE
           : summary.usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
-      return new Summary(view.messages().size(), usage.promptTokens(), usage.completionTokens(),
+      int messages = summary == null ? view.messages().size() : summary.turns() + summary.completedTurns();
+      return new Summary(messages, usage.promptTokens(), usage.completionTokens(),
           summary == null ? null : summary.durationMs(), summary == null ? null : summary.closedAt());
     }
   }
