@@ -33,11 +33,28 @@ public record AgentSettings(
    * @param maxSteps how many rounds of tool calls one run may make; past them the model is asked
    *     once more, without tools, to answer with what it has
    * @param timeout how long one tool call may take; past it the model is told the call timed out
+   * @param dataLookup how {@code structured_data_lookup} calls a tenant's data webhook
    */
-  public record Tools(boolean enabled, int maxSteps, Duration timeout) {
+  public record Tools(boolean enabled, int maxSteps, Duration timeout, DataLookup dataLookup) {
 
     /** Tools on, 4 rounds, 10 s a call: the defaults of reference.conf. */
-    public static final Tools DEFAULT = new Tools(true, 4, Duration.ofSeconds(10));
+    public static final Tools DEFAULT = new Tools(true, 4, Duration.ofSeconds(10), DataLookup.DEFAULT);
+
+    /** Tools with the default data lookup. */
+    public Tools(boolean enabled, int maxSteps, Duration timeout) {
+      this(enabled, maxSteps, timeout, DataLookup.DEFAULT);
+    }
+  }
+
+  /**
+   * Calls of a tenant's data webhook by {@code structured_data_lookup}.
+   *
+   * @param timeout how long the webhook may take to answer; past it the model is told it timed out
+   * @param maxResponseBytes the largest answer read; a longer one is refused as too large
+   */
+  public record DataLookup(Duration timeout, int maxResponseBytes) {
+
+    public static final DataLookup DEFAULT = new DataLookup(Duration.ofSeconds(5), 64 * 1024);
   }
 
   /** Settings with the default tools. */
@@ -68,6 +85,9 @@ public record AgentSettings(
   public record Webhooks(int maxRetries, Duration initialBackoff, Duration maxBackoff, Duration timeout,
       Duration pollInterval) {}
 
+  /** The largest answer an outbound call of a tool may be allowed to read. */
+  static final long MAX_RESPONSE_SIZE = 16L << 20;
+
   public AgentSettings {
     egressAllow = List.copyOf(egressAllow);
   }
@@ -91,7 +111,17 @@ public record AgentSettings(
             reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)),
         new Tools(reader.bool("colloquy.agent.tools.enabled"),
             reader.intInRange("colloquy.agent.tools.max-steps", 1, 20),
-            reader.positiveDuration("colloquy.agent.tools.timeout")));
+            reader.positiveDuration("colloquy.agent.tools.timeout"),
+            new DataLookup(reader.positiveDuration("colloquy.agent.tools.data-lookup.timeout"),
+                responseSize(reader, "colloquy.agent.tools.data-lookup.max-response-size"))));
+  }
+
+  private static int responseSize(SettingsReader reader, String key) {
+    long size = reader.bytes(key, 1024);
+    if (size > MAX_RESPONSE_SIZE) {
+      throw reader.invalid(key, "must be at most 16 MiB, was " + size + " bytes");
+    }
+    return (int) size;
   }
 
   private static List<String> egressAllow(SettingsReader reader) {

@@ -79,7 +79,8 @@ final class SettingsReader {
           Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"),
           Map.entry("colloquy.agent.tools.enabled", "COLLOQUY_TOOLS_ENABLED"),
           Map.entry("colloquy.agent.tools.max-steps", "COLLOQUY_TOOLS_MAX_STEPS"),
-          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"));
+          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"),
+          Map.entry("colloquy.agent.tools.data-lookup.timeout", "COLLOQUY_DATA_LOOKUP_TIMEOUT"));
 
   private final Config config;
 

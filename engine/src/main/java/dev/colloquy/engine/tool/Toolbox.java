@@ -16,10 +16,14 @@ public final class Toolbox {
     tools.forEach(tool -> this.tools.put(tool.name(), tool));
   }
 
-  /** The tools every node has: knowledge retrieval over its knowledge base, escalation, and the users' memory. */
+  /**
+   * The tools every node has: knowledge retrieval over its knowledge base, the tenants' data
+   * lookups, escalation, and the users' memory.
+   */
   public static Toolbox of(EngineServices services) {
     return new Toolbox(List.of(
         new KnowledgeRetrievalTool(services.knowledge(), services.session().retrievalLimit()),
+        new StructuredDataLookupTool(services.agent()),
         new EscalateToHumanTool(),
         new StoreMemoryTool(services.agent()),
         new RecallMemoryTool(services.agent()),
