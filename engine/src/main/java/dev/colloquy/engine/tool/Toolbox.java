@@ -18,7 +18,7 @@ public final class Toolbox {
 
   /**
    * The tools every node has: knowledge retrieval over its knowledge base, the tenants' data
-   * lookups, escalation, and the users' memory.
+   * lookups, escalation, the users' memory, and web search when the operator configured it.
    */
   public static Toolbox of(EngineServices services) {
     return new Toolbox(List.of(
@@ -27,7 +27,8 @@ public final class Toolbox {
         new EscalateToHumanTool(),
         new StoreMemoryTool(services.agent()),
         new RecallMemoryTool(services.agent()),
-        new UserContextTool(services.agent())));
+        new UserContextTool(services.agent()),
+        new WebSearchTool(services.agent().settings().tools().webSearch(), services.agent().outbound())));
   }
 
   /** The specs of the tools offered in the turn of {@code context}, in a stable order; none when tools are off. */
