@@ -80,7 +80,10 @@ final class SettingsReader {
           Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"),
           Map.entry("colloquy.agent.tools.enabled", "COLLOQUY_TOOLS_ENABLED"),
           Map.entry("colloquy.agent.tools.max-steps", "COLLOQUY_TOOLS_MAX_STEPS"),
-          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"));
+          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"),
+          Map.entry("colloquy.agent.tools.data-lookup.timeout", "COLLOQUY_DATA_LOOKUP_TIMEOUT"),
+          Map.entry("colloquy.agent.tools.web-search.url", "COLLOQUY_WEB_SEARCH_URL"),
+          Map.entry("colloquy.agent.tools.web-search.api-key", "COLLOQUY_WEB_SEARCH_API_KEY"));
 
   private final Config config;
 
