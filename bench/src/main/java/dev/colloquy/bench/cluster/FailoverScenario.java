@@ -90,6 +90,9 @@ public final class FailoverScenario {
     }
   };
 
+  /** How long the cluster must have been settled (all Up, none unreachable) before the clients start. */
+  private static final Duration STABLE_BEFORE_STREAMING = Duration.ofSeconds(3);
+
   private FailoverScenario() {}
 
   public static Round run(LocalCluster cluster, Options options) throws Exception {
@@ -98,6 +101,7 @@ public final class FailoverScenario {
 
   /** As {@link #run(LocalCluster, Options)}, losing a node by {@code fault}. */
   public static Round run(LocalCluster cluster, Options options, Fault fault) throws Exception {
+    cluster.awaitStable(STABLE_BEFORE_STREAMING, LocalCluster.READY_TIMEOUT);
     List<String> urls = cluster.nodes().stream().map(ServeProcess::httpUrl).toList();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(2)).build();

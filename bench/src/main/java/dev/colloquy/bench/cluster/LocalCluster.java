@@ -181,6 +181,58 @@ public final class LocalCluster implements AutoCloseable {
     return statuses;
   }
 
+  /**
+   * Waits until every running node reports all the running nodes as Up members and none unreachable,
+   * without a break for {@code quiet}: a cluster that has just formed (or taken a node back) while its
+   * JVMs compete for the CPU may still be marking members unreachable, and a scenario started then
+   * measures that rather than the fault it injects.
+   */
+  public void awaitStable(Duration quiet, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long stableSince = 0;
+    String view = "";
+    while (true) {
+      List<ServeProcess> running = nodes.stream().filter(ServeProcess::alive).toList();
+      Set<String> expected = running.stream().map(ServeProcess::clusterAddress).collect(java.util.stream.Collectors.toSet());
+      boolean stable = true;
+      StringBuilder seen = new StringBuilder();
+      for (ServeProcess node : running) {
+        try {
+          JsonNode state = membersState(node);
+          Map<String, String> statuses = new HashMap<>();
+          state.path("members").forEach(member -> statuses.put(member.path("node").asText(), member.path("status").asText()));
+          boolean settled = statuses.keySet().equals(expected) && statuses.values().stream().allMatch("Up"::equals)
+              && state.path("unreachable").isEmpty();
+          stable &= settled;
+          seen.append("node ").append(node.index()).append(": ").append(statuses)
+              .append(" unreachable ").append(state.path("unreachable")).append("; ");
+        } catch (IOException notAnswering) {
+          stable = false;
+          seen.append("node ").append(node.index()).append(": ").append(notAnswering).append("; ");
+        }
+      }
+      view = seen.toString();
+      long now = System.nanoTime();
+      if (!stable) {
+        stableSince = 0;
+      } else if (stableSince == 0) {
+        stableSince = now;
+      } else if (now - stableSince >= quiet.toNanos()) {
+        return;
+      }
+      if (now > deadline) {
+        throw new IllegalStateException("the cluster was not stable for " + quiet + " within " + timeout + ": " + view);
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  private JsonNode membersState(ServeProcess node) throws IOException, InterruptedException {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(node.managementUrl() + "/cluster/members"))
+        .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return Json.MAPPER.readTree(response.body());
+  }
+
   /** The node whose log says it ran a turn of {@code sessionId}: the node the session lived on then. */
   public Optional<ServeProcess> hostOf(String sessionId) throws IOException {
     for (ServeProcess node : nodes) {

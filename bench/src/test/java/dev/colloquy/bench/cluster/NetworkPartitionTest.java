@@ -41,6 +41,7 @@ class NetworkPartitionTest {
     try (NetnsNetwork network = NetnsNetwork.create(3);
         LocalCluster cluster = LocalCluster.start(3, MODEL, Map.of(), network)) {
       cluster.configureTenant("{\"continue_after_failover\": true}");
+      cluster.awaitStable(Duration.ofSeconds(3), LocalCluster.READY_TIMEOUT);
       for (int viewer = 0; viewer < 3; viewer++) {
         assertThat(cluster.members(viewer)).as("members seen by node " + viewer).hasSize(3)
             .containsOnlyKeys(IntStream.range(0, 3).mapToObj(node -> cluster.node(node).clusterAddress()).toList())
