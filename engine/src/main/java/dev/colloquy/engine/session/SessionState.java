@@ -393,7 +393,8 @@ public record SessionState(
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at(),
           totals.ended(e.ending().status(), e.outcome(), e.at()));
       case ChatSession.TurnCheckpointed e -> update(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
-      case ChatSession.TurnRestarted e -> update(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
+      case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at(),
+          e.cutShort() == null ? totals : totals.attempted(e.cutShort().outcome(), e.at()));
       case ChatSession.NarrativeStateMerged e ->
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,

@@ -323,6 +323,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(CheckpointDue.class, due -> checkpointIfDue(due.tick()))
         .onMessage(CheckpointJournaled.class, journaled -> {
           checkpoints.journaled(journaled.reservedThrough());
+          agentCalls.checkpointJournaled();
           return checkpointIfDue(false);
         })
         .onMessage(CheckpointSkipped.class, skipped -> {
@@ -763,7 +764,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private Behavior<Command> checkpointIfDue(boolean tick) {
     if (pendingTerminal == null) {
-      checkpoints.due(tick, outcomes).ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+      checkpoints.due(tick, outcomes).ifPresent(checkpoint ->
+          session.tell(new Checkpoint(plan.turnId(), checkpoint.withCalls(agentCalls.forCheckpoint()))));
     }
     return this;
   }

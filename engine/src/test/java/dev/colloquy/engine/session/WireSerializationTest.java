@@ -216,6 +216,9 @@ class WireSerializationTest {
         new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
             List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), List.of(""),
             List.of(), List.of(), 0, List.of(), 44, Intent.DOMAIN_QUERY, EscalationReason.USER_REQUESTED, List.of()), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(List.of(FrameMark.of(FrameMark.Kind.INTENT)),
+            List.of(""), List.of(), List.of(), 0, List.of(), 45, Intent.CONVERSATIONAL, null, List.of(), "en",
+            List.of(new AgentCall(AgentCall.ROUTING, "openai-compatible", "m", new Usage(12, 3, 0.001)))), AT),
         new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "p", "m")),
             new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
                 FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "p", "m")), AT),
