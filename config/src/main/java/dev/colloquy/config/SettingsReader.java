@@ -36,6 +36,7 @@ final class SettingsReader {
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
           Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
           Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),
+          Map.entry("colloquy.session.max-turns", "COLLOQUY_MAX_TURNS_PER_SESSION"),
           Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"),
           Map.entry("colloquy.auth.jwt.secret", "COLLOQUY_JWT_SECRET"),
           Map.entry("colloquy.auth.jwt.jwks-url", "COLLOQUY_JWT_JWKS_URL"),
@@ -70,6 +71,12 @@ final class SettingsReader {
           Map.entry("colloquy.cluster.management.enabled", "COLLOQUY_MANAGEMENT_ENABLED"),
           Map.entry("colloquy.cluster.management.host", "COLLOQUY_MANAGEMENT_HOST"),
           Map.entry("colloquy.cluster.management.port", "COLLOQUY_MANAGEMENT_PORT"),
+          Map.entry("colloquy.cluster.tls.enabled", "COLLOQUY_CLUSTER_TLS_ENABLED"),
+          Map.entry("colloquy.cluster.tls.key-store", "COLLOQUY_CLUSTER_TLS_KEY_STORE"),
+          Map.entry("colloquy.cluster.tls.key-store-password", "COLLOQUY_CLUSTER_TLS_KEY_STORE_PASSWORD"),
+          Map.entry("colloquy.cluster.tls.key-password", "COLLOQUY_CLUSTER_TLS_KEY_PASSWORD"),
+          Map.entry("colloquy.cluster.tls.trust-store", "COLLOQUY_CLUSTER_TLS_TRUST_STORE"),
+          Map.entry("colloquy.cluster.tls.trust-store-password", "COLLOQUY_CLUSTER_TLS_TRUST_STORE_PASSWORD"),
           Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
           Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"),
           Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
@@ -151,9 +158,16 @@ final class SettingsReader {
   }
 
   long bytes(String key, long min) {
+    return bytes(key, min, Long.MAX_VALUE);
+  }
+
+  long bytes(String key, long min, long max) {
     long value = read(key, () -> config.getBytes(key));
     if (value < min) {
       throw invalid(key, "must be at least " + min + " bytes, was " + value);
+    }
+    if (value > max) {
+      throw invalid(key, "must be at most " + max + " bytes, was " + value);
     }
     return value;
   }

@@ -83,6 +83,17 @@ class ColloquySettingsTest {
   }
 
   @Test
+  void clusterTlsIsOffByDefaultAndWhenOnNeedsAKeyStoreAndItsPassword() {
+    assertThat(load("").cluster().tls().enabled()).isFalse();
+    assertThatThrownBy(() -> load("colloquy.cluster.tls.enabled = true"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.tls.key-store").hasMessageContaining("must name a key store file");
+    assertThatThrownBy(() -> load("colloquy.cluster.tls { enabled = true, key-store = /nonexistent/node.p12 }"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.tls.key-store").hasMessageContaining("cannot read the file");
+  }
+
+  @Test
   void extraModelsComeAsAListOrAsTheCommaSeparatedStringOfTheirVariable() {
     ColloquySettings settings = load("""
         colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = "qwen, mistral,,", provider = ollama }
