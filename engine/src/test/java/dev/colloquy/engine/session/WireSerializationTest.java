@@ -451,6 +451,20 @@ class WireSerializationTest {
     assertThat(read.calls()).isEmpty();
     assertThat(read.language()).isNull();
     assertThat(read.callUsage()).isEqualTo(Usage.NONE);
+    assertThat(read.gapsBy()).as("journaled before gap detection was recorded").isNull();
+    assertThat(read.characterTraits()).isNull();
+  }
+
+  @Test
+  void aTraceKeepsWhoDetectedTheGapsAndTheCharacterTraits() {
+    var traits = JsonNodeFactory.instance.objectNode().put("eye colour", "green").put("home", "Lisbon");
+    AgentTrace trace = new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, null, false, List.of(), List.of(),
+        List.of(new AgentCall(AgentCall.GAP_DETECTION, "mock", "mock-small", new Usage(40, 12, 0))), "en",
+        AgentTrace.BY_MODEL, traits);
+
+    serialization.verifySerialization(trace, true);
+    serialization.verifySerialization(new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.OFFLINE, null, false, List.of(),
+        List.of(), List.of(), null, AgentTrace.BY_RULE, null), true);
   }
 
   /** An opening as journaled before chats had characters. */
