@@ -168,18 +168,21 @@ public final class Colloquy implements AutoCloseable {
       BillingRoutes billingRoutes = new BillingRoutes(new JdbcBillingRecords(database.dataSource()), blocking);
       SessionGateway gateway = new SessionGateway(system, settings.http().askTimeout(),
           new ConfiguredModelChoice(system, settings.http().askTimeout(), models));
-      OpenAiRoutes openAi = new OpenAiRoutes(gateway, models, settings.http(), operations.metrics());
+      // One bound on the turns this node is starting, whichever API or dialect starts them.
+      Admission admission = new Admission(settings.admission());
+      OpenAiRoutes openAi = new OpenAiRoutes(gateway, models, settings.http(), operations.metrics(), admission);
       FanOutRoutes fanOut = new FanOutRoutes(gateway,
-          new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC());
+          new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC(),
+          admission);
       ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
       WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
-          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics());
+          new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics(), admission);
       EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
-          settings.edge(), settings.http(), operations.metrics());
-      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics());
+          settings.edge(), settings.http(), operations.metrics(), admission);
+      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics(), admission);
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
-              operations.metrics(), new Admission(settings.admission())),
+              operations.metrics(), admission),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),

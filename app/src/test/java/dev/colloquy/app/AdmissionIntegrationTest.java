@@ -13,6 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A node that starts one turn at a time and lets one more request wait for half a second: a new turn
  * beyond that is refused with 503 OVERLOADED before anything is accepted or sent to the model, and
  * the turn already accepted goes on to complete; once it has its first token, new turns are taken again.
+ * The seed dialects' turns share the same bound, and are refused in their own shape.
  */
 class AdmissionIntegrationTest {
 
@@ -52,5 +53,39 @@ class AdmissionIntegrationTest {
     Api.Response admitted = app.api().post("/v1/sessions/" + second + "/turns", Api.turn("The second question"));
     assertThat(admitted.status()).as(admitted.body()).isEqualTo(200);
     assertThat(admitted.json().path("status").asText()).isEqualTo("completed");
+  }
+
+  @Test
+  void aCompletionOfTheOpenAiDialectIsRefusedInItsShapeWhileTheOnePlaceIsTaken() throws Exception {
+    String session = app.api().openSession();
+    String completion = "{\"model\": \"" + TestColloquy.MODEL + "\", \"messages\": [{\"role\": \"user\", "
+        + "\"content\": \"The dialect's question\"}]}";
+
+    long requestsBefore = app.mock().stats().requests();
+    try (SseClient accepted = app.api().streamTurn(session, Api.turn("The canonical question"))) {
+      accepted.readUntil(event -> event.event().equals("turn.started"), Duration.ofSeconds(30));
+      app.mock().stats().whenRequests(requestsBefore + 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+      Credentialed.Reply refused = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/chat/completions",
+          completion, "Authorization", "Bearer " + app.api().apiKey());
+
+      assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+      assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(
+          seconds -> assertThat(Integer.parseInt(seconds)).isPositive());
+      assertThat(refused.json().path("error").path("code").asText()).as(refused.body()).isEqualTo("overloaded");
+      assertThat(refused.json().path("error").path("type").asText()).isEqualTo("server_error");
+      assertThat(refused.json().path("error").path("message").asText()).isNotBlank();
+      assertThat(refused.json().path("error").has("trace_id")).as("OpenAI's shape, not the canonical one").isFalse();
+      assertThat(refused.headers().firstValue("X-Session-Id")).as("no session opened").isEmpty();
+      assertThat(app.mock().stats().requests()).isEqualTo(requestsBefore + 1);
+
+      List<SseEvent> rest = accepted.readToEnd(Duration.ofSeconds(30));
+      assertThat(rest.getLast().event()).isEqualTo("turn.completed");
+    }
+
+    Credentialed.Reply admitted = Credentialed.send(app.colloquy().baseUrl(), "POST", "/v1/chat/completions",
+        completion, "Authorization", "Bearer " + app.api().apiKey());
+    assertThat(admitted.status()).as(admitted.body()).isEqualTo(200);
+    assertThat(admitted.json().path("choices").path(0).path("message").path("content").asText()).isNotBlank();
   }
 }

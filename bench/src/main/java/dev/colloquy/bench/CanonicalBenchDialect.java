@@ -1,13 +1,7 @@
 package dev.colloquy.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.http.Json;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.Iterator;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 
 /** The canonical API: {@code POST /v1/sessions}, then {@code POST …/turns} with {@code Accept: text/event-stream}. */
 final class CanonicalBenchDialect implements BenchDialect {
@@ -24,41 +18,24 @@ final class CanonicalBenchDialect implements BenchDialect {
     return openSession(target);
   }
 
-  /** A canonical session, which the OpenAI dialect's turns also name. */
+  /** A canonical session, which the OpenAI, Edge and other dialects' turns also name. */
   static String openSession(Target target) throws Exception {
-    HttpResponse<String> response = target.client().send(HttpRequest.newBuilder(URI.create(target.base() + "/v1/sessions"))
-        .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")
-        .header("Authorization", target.authorization()).build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 201) {
-      throw new IllegalStateException("open session: " + response.statusCode() + " " + response.body());
-    }
-    return Json.MAPPER.readTree(response.body()).path("session_id").asText();
+    return BenchRequests.send(target, BenchRequests.postJson(target, "/v1/sessions", "{}"), 201, "open session")
+        .path("session_id").asText();
   }
 
   @Override
   public void turn(Target target, String sessionId, String message, LongConsumer tokens) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(target.base() + "/v1/sessions/" + sessionId + "/turns"))
-        .header("Accept", "text/event-stream").header("Content-Type", "application/json")
-        .header("Authorization", target.authorization())
-        .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.createObjectNode().put("message", message).toString()))
-        .build();
-    HttpResponse<Stream<String>> response = target.client().send(request, HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("turn: HTTP " + response.statusCode());
-    }
-    String event = null;
-    Iterator<String> lines = response.body().iterator();
-    while (lines.hasNext()) {
-      String line = lines.next();
-      if (line.startsWith("event: ")) {
-        event = line.substring(7);
-      } else if (line.startsWith("data: ") && "token".equals(event)) {
-        tokens.accept(System.nanoTime());
-      } else if (line.startsWith("data: ") && event != null && event.startsWith("turn.") && !event.equals("turn.started")
-          && !event.equals("turn.completed")) {
-        JsonNode data = Json.MAPPER.readTree(line.substring(6));
-        throw new IllegalStateException("turn ended with " + event + ": " + data);
-      }
-    }
+    String body = Json.MAPPER.createObjectNode().put("message", message).toString();
+    BenchFrames.read(BenchRequests.stream(target, BenchRequests.postJson(target, "/v1/sessions/" + sessionId + "/turns", body)
+        .header("Accept", "text/event-stream"), "turn"), (event, data) -> {
+          if ("token".equals(event)) {
+            tokens.accept(System.nanoTime());
+          } else if (event != null && event.startsWith("turn.") && !event.equals("turn.started")
+              && !event.equals("turn.completed")) {
+            throw new IllegalStateException("turn ended with " + event + ": " + data);
+          }
+          return "turn.completed".equals(event);
+        }, "the turn's stream ended without turn.completed");
   }
 }

@@ -1,12 +1,7 @@
 package dev.colloquy.bench;
 
 import dev.colloquy.http.Json;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.Iterator;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 
 /**
  * The Edge dialect (seed 003): each turn a {@code POST /functions/v1/chat} naming its session, whose
@@ -30,32 +25,8 @@ final class EdgeBenchDialect implements BenchDialect {
   @Override
   public void turn(Target target, String sessionId, String message, LongConsumer tokens) throws Exception {
     String body = Json.MAPPER.createObjectNode().put("session_id", sessionId).put("content", message).toString();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(target.base() + "/functions/v1/chat"))
-        .header("Accept", "text/event-stream").header("Content-Type", "application/json")
-        .header("Authorization", target.authorization())
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-    HttpResponse<Stream<String>> response = target.client().send(request, HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("edge chat: HTTP " + response.statusCode());
-    }
-    String event = null;
-    boolean done = false;
-    Iterator<String> lines = response.body().iterator();
-    while (lines.hasNext()) {
-      String line = lines.next();
-      if (line.startsWith("event: ")) {
-        event = line.substring(7);
-      } else if (line.startsWith("data: ")) {
-        switch (String.valueOf(event)) {
-          case "chat.delta" -> tokens.accept(System.nanoTime());
-          case "chat.done" -> done = true;
-          case "error" -> throw new IllegalStateException("turn failed: " + line.substring(6));
-          default -> { }
-        }
-      }
-    }
-    if (!done) {
-      throw new IllegalStateException("the edge stream ended without chat.done");
-    }
+    BenchFrames.read(BenchRequests.stream(target, BenchRequests.postJson(target, "/functions/v1/chat", body)
+        .header("Accept", "text/event-stream"), "edge chat"), BenchFrames.named("chat.delta", "chat.done", tokens),
+        "the edge stream ended without chat.done");
   }
 }

@@ -3,12 +3,8 @@ package dev.colloquy.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.http.Json;
-import java.net.URI;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.Iterator;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 
 /**
  * The OpenAI-compatible dialect: each turn a streamed {@code POST /v1/chat/completions} naming its
@@ -34,35 +30,20 @@ final class OpenAiBenchDialect implements BenchDialect {
   public void turn(Target target, String sessionId, String message, LongConsumer tokens) throws Exception {
     ObjectNode body = Json.MAPPER.createObjectNode().put("model", MODEL).put("stream", true);
     body.putArray("messages").addObject().put("role", "user").put("content", message);
-    HttpRequest request = HttpRequest.newBuilder(URI.create(target.base() + "/v1/chat/completions"))
-        .header("Content-Type", "application/json").header("Authorization", target.authorization())
-        .header("X-Session-Id", sessionId)
-        .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
-    HttpResponse<Stream<String>> response = target.client().send(request, HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException("completion: HTTP " + response.statusCode());
-    }
-    boolean done = false;
-    Iterator<String> lines = response.body().iterator();
-    while (lines.hasNext()) {
-      String line = lines.next();
-      if (!line.startsWith("data: ")) {
-        continue;
+    HttpRequest.Builder request = BenchRequests.postJson(target, "/v1/chat/completions", body.toString())
+        .header("X-Session-Id", sessionId);
+    BenchFrames.read(BenchRequests.stream(target, request, "completion"), (event, data) -> {
+      if (data.equals("[DONE]")) {
+        return true;
       }
-      if (line.equals("data: [DONE]")) {
-        done = true;
-        continue;
-      }
-      JsonNode chunk = Json.MAPPER.readTree(line.substring(6));
+      JsonNode chunk = Json.MAPPER.readTree(data);
       if (chunk.has("error")) {
         throw new IllegalStateException("completion failed: " + chunk);
       }
       if (!chunk.path("choices").path(0).path("delta").path("content").asText("").isEmpty()) {
         tokens.accept(System.nanoTime());
       }
-    }
-    if (!done) {
-      throw new IllegalStateException("the completion's stream ended without [DONE]");
-    }
+      return false;
+    }, "the completion's stream ended without [DONE]");
   }
 }

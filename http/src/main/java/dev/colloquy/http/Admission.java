@@ -4,6 +4,7 @@ import dev.colloquy.config.AdmissionSettings;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.session.ChatSession;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
 
@@ -55,6 +57,19 @@ public final class Admission {
       }
     }
 
+    /**
+     * {@code turn} with frames that give the place back at its first token or the end of its stream;
+     * a turn with nothing to stream gives it back at once.
+     */
+    public ChatSession.TurnReply held(ChatSession.TurnReply turn) {
+      if (turn.nothingFollows()) {
+        leave();
+        return turn;
+      }
+      return new ChatSession.TurnReply(turn.turnId(), turn.traceId(), turn.existing(), turn.ended(), turn.replayed(),
+          turn.frames().through(this::heldUntilFirstToken), turn.runs());
+    }
+
     /** The turn's frames, giving the place back at its first token or when the stream ends, whichever comes first. */
     Source<TurnFrame, NotUsed> heldUntilFirstToken(Source<TurnFrame, NotUsed> frames) {
       return frames
@@ -96,6 +111,28 @@ public final class Admission {
         throw overloaded();
       }
       return place;
+    });
+  }
+
+  /**
+   * Runs {@code start} once it has a place (see {@link #enter()}), which it hands on to the turn's
+   * frames with {@link Place#held}; a start that fails gives the place back. A refusal fails with
+   * {@link ErrorCode#OVERLOADED} before {@code start} runs, so nothing reaches a session.
+   */
+  public <T> CompletionStage<T> admit(Function<Place, CompletionStage<T>> start) {
+    return enter().thenCompose(place -> {
+      CompletionStage<T> started;
+      try {
+        started = start.apply(place);
+      } catch (RuntimeException refused) {
+        place.leave();
+        throw refused;
+      }
+      return started.whenComplete((value, error) -> {
+        if (error != null) {
+          place.leave();
+        }
+      });
     });
   }
 

@@ -13,6 +13,7 @@ import dev.colloquy.engine.turn.Transcript;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.stream.SourceRef;
@@ -37,6 +38,14 @@ public abstract class TurnFeed {
 
   /** The same frames as a stream ref, for a reply that leaves this node. */
   abstract SourceRef<TurnFrame> sourceRef();
+
+  /**
+   * This feed with {@code stage} around its frames where they are read on this node (the reader's own
+   * step, such as an HTTP route's admission). A reply that leaves the node carries the frames without it.
+   */
+  public TurnFeed through(UnaryOperator<Source<TurnFrame, NotUsed>> stage) {
+    return new Through(this, stage);
+  }
 
   /** The frames of a running (or queued) turn after {@code afterId}, live from its transcript. */
   static TurnFeed live(ActorSystem<?> system, Transcript transcript, long afterId) {
@@ -65,6 +74,26 @@ public abstract class TurnFeed {
     @Override
     SourceRef<TurnFrame> sourceRef() {
       return frames.get().runWith(StreamRefs.sourceRef(), system);
+    }
+  }
+
+  private static final class Through extends TurnFeed {
+    private final TurnFeed feed;
+    private final UnaryOperator<Source<TurnFrame, NotUsed>> stage;
+
+    Through(TurnFeed feed, UnaryOperator<Source<TurnFrame, NotUsed>> stage) {
+      this.feed = feed;
+      this.stage = stage;
+    }
+
+    @Override
+    public Source<TurnFrame, NotUsed> getSource() {
+      return stage.apply(feed.getSource());
+    }
+
+    @Override
+    SourceRef<TurnFrame> sourceRef() {
+      return feed.sourceRef();
     }
   }
 

@@ -11,8 +11,9 @@ import java.util.Optional;
 /**
  * A turn whose history no longer fits its prompt beside the session's summary: the messages a new
  * rolling summary must take in ({@code toSummarize}: those before the history window that no summary
- * holds yet, then the oldest of the history), how many of the history those are ({@code skip}), and
- * how long the summary may be ({@code summaryTokens}, reserved in the prompt's budget).
+ * holds yet, then the oldest of the history: at least its older turns' half, and what the newest half of
+ * the budget cannot hold), how many of the history those are ({@code skip}), and how long the summary may
+ * be ({@code summaryTokens}, reserved in the prompt's budget).
  */
 record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
 
@@ -40,7 +41,11 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
     }
     int summaryTokens = Math.clamp(budget / 4, MIN_SUMMARY_TOKENS, MAX_SUMMARY_TOKENS);
     long reserve = summaryTokens + Prompt.tokens(ChatMessage.user(Prompt.SUMMARY_HEADING));
-    int skip = history.size() - Prompt.fitting(history, budget - reserve).size();
+    // Summarizing only what overflows would make every later turn overflow again by its own two messages,
+    // and so cost a summary call per turn. Summarizing the older half of the window as well (by tokens and by
+    // count) leaves room for the next turns: the session pays for a summary every few turns instead.
+    int olderHalf = history.size() / 2 & ~1;
+    int skip = Math.max(history.size() - Prompt.fitting(history, (budget - reserve) / 2).size(), olderHalf);
     List<ChatMessage> toSummarize = new ArrayList<>(plan.earlier().unsummarized());
     toSummarize.addAll(history.subList(0, skip));
     return toSummarize.isEmpty() ? Optional.empty() : Optional.of(new HistoryTrim(toSummarize, skip, summaryTokens));

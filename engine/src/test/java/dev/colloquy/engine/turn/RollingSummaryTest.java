@@ -16,6 +16,7 @@ import dev.colloquy.engine.session.SessionState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +67,37 @@ class RollingSummaryTest {
     assertThat(prompt.subList(1, prompt.size() - 2)).isEqualTo(history.subList(trim.skip(), history.size()));
     assertThat(TokenCounter.count(prompt) + prompt.size() * (long) Prompt.MESSAGE_OVERHEAD_TOKENS + MAX_TOKENS)
         .isLessThanOrEqualTo(CONTEXT);
+  }
+
+  @Test
+  void aSummaryLeavesRoomSoTheNextTurnsNeedNone() {
+    List<ChatMessage> history = conversation(8);
+    HistoryTrim trim = HistoryTrim.of(plan(history, EarlierHistory.NONE), List.of(), MAX_TOKENS, CONTEXT).orElseThrow();
+    RollingSummary summary = new RollingSummary("The user asked about their order's delivery.", trim.skip(), "model");
+
+    List<ChatMessage> next = new ArrayList<>(history.subList(trim.skip(), history.size()));
+    next.addAll(conversation(1));
+
+    assertThat(trim.skip()).isGreaterThanOrEqualTo(history.size() / 2);
+    assertThat(HistoryTrim.of(plan(next, new EarlierHistory(summary, List.of())), List.of(), MAX_TOKENS, CONTEXT))
+        .isEmpty();
+  }
+
+  @Test
+  void aWindowFullByCountIsHalvedSoTheNextTurnsFitInIt() {
+    List<ChatMessage> older = conversation(1);
+    List<ChatMessage> window = new ArrayList<>();
+    for (int turn = 1; turn <= 10; turn++) {
+      window.add(ChatMessage.user("Q" + turn));
+      window.add(ChatMessage.assistant("A" + turn));
+    }
+
+    HistoryTrim trim = HistoryTrim.of(plan(window, new EarlierHistory(null, older)), List.of(), MAX_TOKENS, CONTEXT)
+        .orElseThrow();
+
+    assertThat(trim.skip()).isEqualTo(10);
+    assertThat(trim.toSummarize()).containsExactlyElementsOf(
+        Stream.concat(older.stream(), window.subList(0, 10).stream()).toList());
   }
 
   @Test

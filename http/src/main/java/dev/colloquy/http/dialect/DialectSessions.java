@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.auth.Principal;
 import java.util.List;
@@ -19,9 +20,11 @@ import org.apache.pekko.stream.javadsl.Source;
 final class DialectSessions {
 
   private final SessionGateway gateway;
+  private final Admission admission;
 
-  DialectSessions(SessionGateway gateway) {
+  DialectSessions(SessionGateway gateway, Admission admission) {
     this.gateway = gateway;
+    this.admission = admission;
   }
 
   /** Opens {@code sessionId} for the caller's tenant and {@code userId} (null: the whole tenant). */
@@ -53,10 +56,15 @@ final class DialectSessions {
     });
   }
 
+  /**
+   * A new turn, once the node's admission has a place for it (else refused with 503 OVERLOADED, which
+   * each dialect words in its shape, before the session hears of it); the place is held until its first token.
+   */
   CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, String message, String turnId,
       String idempotencyKey, List<String> models, String traceId) {
-    return gateway.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo -> new ChatSession.StartTurn(message, turnId,
-        idempotencyKey, models, traceId, replyTo)).thenApply(DialectSessions::turn);
+    return admission.admit(place -> gateway.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo ->
+            new ChatSession.StartTurn(message, turnId, idempotencyKey, models, traceId, replyTo))
+        .thenApply(DialectSessions::turn).thenApply(place::held));
   }
 
   CompletionStage<ChatSession.TurnReply> join(Principal caller, String sessionId, String turnId, long afterId) {

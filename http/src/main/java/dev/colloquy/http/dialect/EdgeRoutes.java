@@ -9,7 +9,7 @@ import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.session.ChatSession;
-import dev.colloquy.http.ApiException;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.SessionGateway;
 import dev.colloquy.http.auth.Principal;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,7 +28,6 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.javadsl.Source;
@@ -59,11 +57,13 @@ public final class EdgeRoutes extends AllDirectives {
   private final Executor blocking;
   private final EdgeSettings edge;
   private final HttpSettings settings;
+  private final DialectErrors errors = new DialectErrors("Edge", EdgeRoutes::refused);
 
   /** {@code embeddingModel}: the name of the model the knowledge base embeds with, the only one an embed job may name. */
   public EdgeRoutes(SessionGateway gateway, KnowledgeService knowledge, String embeddingModel, Executor blocking,
-      EdgeSettings edge, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+      EdgeSettings edge, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.rate = new SessionRate(gateway.system(), edge.sessionRequestsPerMinute(), settings.askTimeout());
     this.knowledge = knowledge;
@@ -76,7 +76,7 @@ public final class EdgeRoutes extends AllDirectives {
   public Route route(Principal caller) {
     return pathPrefix(segment("functions").slash("v1"), () -> extractRequest(request -> {
       String traceId = EdgeTraceIds.of(request);
-      return handleExceptions(errors(traceId), () -> concat(
+      return errors.handle(traceId, () -> concat(
           path("chat", () -> post(() -> body(body -> optionalHeaderValueByName("Last-Event-ID", lastEventId ->
               chat(caller, traceId, body, lastEventId))))),
           path("embed", () -> post(() -> body(body -> embed(caller, traceId, body))))));
@@ -223,24 +223,10 @@ public final class EdgeRoutes extends AllDirectives {
     throw new DialectRefusal(ErrorCode.INVALID_LAST_EVENT_ID, "Last-Event-ID must be the id of a frame this stream sent");
   }
 
-  /** Every refusal as the contract's single error frame, with its HTTP status. */
-  private ExceptionHandler errors(String traceId) {
-    return ExceptionHandler.newBuilder().matchAny(error -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      return switch (cause) {
-        case DialectRefusal refusal -> complete(refused(refusal, traceId));
-        case ApiException api -> complete(refused(new DialectRefusal(api.status(), api.code(), api.getMessage(),
-            api.status().intValue() == 503 ? 5 : 0), traceId));
-        default -> {
-          log.error("Edge request failed (trace {}): {}", traceId, cause.getClass().getName());
-          yield complete(refused(new DialectRefusal(ErrorCode.INTERNAL_ERROR, "The server could not complete the request"),
-              traceId));
-        }
-      };
-    }).build();
-  }
-
-  /** A {@code bad_request} is 400 whatever the code it stands for; every other code keeps its status. */
+  /**
+   * Every refusal as the contract's single error frame, with its HTTP status: a {@code bad_request} is 400
+   * whatever the code it stands for; every other code keeps its status.
+   */
   private static HttpResponse refused(DialectRefusal refusal, String traceId) {
     String code = EdgeCodes.of(refusal.code());
     HttpResponse response = DialectSse.single(code.equals(EdgeCodes.BAD_REQUEST) ? StatusCodes.BAD_REQUEST : refusal.status(),

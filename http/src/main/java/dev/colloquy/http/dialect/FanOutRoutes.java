@@ -12,6 +12,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -26,16 +27,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.javadsl.Sink;
@@ -60,20 +58,23 @@ public final class FanOutRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Clock clock;
+  private final Admission admission;
+  private final DialectErrors errors = new DialectErrors("Fan-out", FanOutRoutes::response);
 
   public FanOutRoutes(SessionGateway sessions, TurnSessions turnSessions, HttpSettings settings, HttpMetrics metrics,
-      Clock clock) {
+      Clock clock, Admission admission) {
     this.sessions = sessions;
     this.turnSessions = turnSessions;
     this.settings = settings;
     this.metrics = metrics;
     this.clock = clock;
+    this.admission = admission;
   }
 
   /** The conversations and turns of {@code caller}: another tenant's or user's answer as missing ones. */
   public Route route(Principal caller, String traceId) {
     return pathPrefix("v1", () -> concat(
-        pathPrefix("conversations", () -> refused(traceId, () -> concat(
+        pathPrefix("conversations", () -> errors.handle(traceId, () -> concat(
             pathEnd(() -> post(() -> body(body -> onSuccess(open(caller, body),
                 view -> json(StatusCodes.CREATED, Conversation.toApi(view)))))),
             pathPrefix(segment(), id -> concat(
@@ -82,17 +83,9 @@ public final class FanOutRoutes extends AllDirectives {
                 path("turns", () -> post(() -> body(body -> onSuccess(
                     start(caller, conversationId(id), FanOutTurnRequest.parse(body, settings.maxMessageBytes()), traceId),
                     turn -> json(StatusCodes.CREATED, turn)))))))))),
-        path(segment("turns").slash(segment()).slash("stream"), turnId -> get(() -> refused(traceId, () ->
+        path(segment("turns").slash(segment()).slash("stream"), turnId -> get(() -> errors.handle(traceId, () ->
             optionalHeaderValueByName("Last-Event-ID", lastEventId ->
                 stream(caller, turnId, lastEventId.map(FanOutRoutes::eventId).orElse(0L))))))));
-  }
-
-  private Route refused(String traceId, Supplier<Route> inner) {
-    return handleExceptions(ExceptionHandler.newBuilder()
-        .match(DialectRefusal.class, refusal -> complete(response(refusal, traceId)))
-        .match(CompletionException.class, error -> error.getCause() instanceof DialectRefusal refusal
-            ? complete(response(refusal, traceId)) : failWith(error.getCause()))
-        .build(), inner);
   }
 
   /** Refusals have the canonical error shape, whatever code they carry. */
@@ -129,10 +122,10 @@ public final class FanOutRoutes extends AllDirectives {
   private CompletionStage<TurnCreated> start(Principal caller, String conversationId, FanOutTurnRequest request,
       String traceId) {
     String turnId = UUID.randomUUID().toString();
-    return sessions.models().forFanOut(caller.tenantId(), request.models())
-        .thenCompose(models -> sessions.<ChatSession.TurnAnswer>ask(caller, conversationId, replyTo ->
-            new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, replyTo)))
-        .thenApply(FanOutRoutes::turn)
+    return admission.admit(place -> sessions.models().forFanOut(caller.tenantId(), request.models())
+            .thenCompose(models -> sessions.<ChatSession.TurnAnswer>ask(caller, conversationId, replyTo ->
+                new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, replyTo)))
+            .thenApply(FanOutRoutes::turn).thenApply(place::held))
         .thenCompose(reply -> turnSessions.record(turnId, conversationId, caller.tenantId()).thenApply(recorded -> {
           reply.frames().getSource().runWith(Sink.ignore(), sessions.system());
           return TurnCreated.toApi(conversationId, reply);

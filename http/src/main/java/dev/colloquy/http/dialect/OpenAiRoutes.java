@@ -6,6 +6,7 @@ import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
@@ -46,12 +47,15 @@ public final class OpenAiRoutes extends AllDirectives {
   private final ModelCatalog models;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
+  private final Admission admission;
 
-  public OpenAiRoutes(SessionGateway sessions, ModelCatalog models, HttpSettings settings, HttpMetrics metrics) {
+  public OpenAiRoutes(SessionGateway sessions, ModelCatalog models, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
     this.sessions = sessions;
     this.models = models;
     this.settings = settings;
     this.metrics = metrics;
+    this.admission = admission;
   }
 
   /** Every path of this dialect, whose canonical refusals {@link ErrorShapes} words as OpenAI does. */
@@ -98,9 +102,11 @@ public final class OpenAiRoutes extends AllDirectives {
         "model", "The model '" + request.model() + "' does not exist; GET /v1/models lists the models there are."));
     long created = Instant.now().getEpochSecond();
     long requestNanos = System.nanoTime();
-    CompletionStage<Started> started = session(caller, request, sessionHeader)
+    // Admitted before a session is opened: a refused completion (503 OVERLOADED, in OpenAI's shape
+    // through ErrorShapes) leaves nothing behind.
+    CompletionStage<Started> started = admission.admit(place -> session(caller, request, sessionHeader)
         .thenCompose(sessionId -> start(caller, sessionId, request, model, traceId)
-            .thenApply(reply -> new Started(sessionId, reply)));
+            .thenApply(reply -> new Started(sessionId, place.held(reply)))));
     return onSuccess(started, turn -> {
       List<HttpHeader> headers = List.of(RawHeader.create(SESSION_HEADER, turn.sessionId()), requestId(traceId));
       OpenAiChunks chunks = new OpenAiChunks(turn.reply().turnId(), created, model.id(), model.provider(),

@@ -12,7 +12,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionView;
-import dev.colloquy.http.ApiException;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -23,17 +23,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Support agent contract (seed 004 §5.2–5.3): sessions started for an end user of the tenant
@@ -48,20 +44,20 @@ public final class SupportRoutes extends AllDirectives {
   static final String INVALID_SESSION = "INVALID_SESSION";
   static final int MAX_EXTERNAL_USER_ID = 256;
 
-  private static final Logger log = LoggerFactory.getLogger(SupportRoutes.class);
-
   private final DialectSessions sessions;
   private final DialectStreams streams;
   private final HttpSettings settings;
+  private final DialectErrors errors = new DialectErrors("Support", SupportRoutes::response);
 
-  public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+  public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.settings = settings;
   }
 
   public Route route(Principal caller, String traceId) {
-    return handleExceptions(errors(traceId), () -> pathPrefix("v1", () -> concat(
+    return errors.handle(traceId, () -> pathPrefix("v1", () -> concat(
         pathPrefix("session", () -> concat(
             path("start", () -> post(() -> body(body -> onSuccess(start(caller, body), this::ok)))),
             pathPrefix(segment(), sessionId -> concat(
@@ -177,21 +173,6 @@ public final class SupportRoutes extends AllDirectives {
   }
 
   // ---- errors ----
-
-  private ExceptionHandler errors(String traceId) {
-    return ExceptionHandler.newBuilder().matchAny(error -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      return switch (cause) {
-        case DialectRefusal refusal -> complete(response(refusal, traceId));
-        case ApiException api -> complete(Errors.response(api.status(), api.code(), api.getMessage(), traceId));
-        default -> {
-          log.error("Support request failed (trace {}): {}", traceId, cause.getClass().getName());
-          yield complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL_ERROR.name(),
-              "The server could not complete the request", traceId));
-        }
-      };
-    }).build();
-  }
 
   /** A missing, foreign or closed session is the contract's INVALID_SESSION ("not found or expired"). */
   private static HttpResponse response(DialectRefusal refusal, String traceId) {

@@ -8,7 +8,7 @@ import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionState;
 import dev.colloquy.engine.session.SessionView;
-import dev.colloquy.http.ApiException;
+import dev.colloquy.http.Admission;
 import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
@@ -20,18 +20,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Writing Room contract (seed 000, ADR-0002): {@code POST /chat/stream} and the chats of
@@ -46,15 +42,15 @@ public final class WritingRoomRoutes extends AllDirectives {
   static final int MAX_CHATS = 1000;
   static final int MAX_CHARACTER_ID = 200;
 
-  private static final Logger log = LoggerFactory.getLogger(WritingRoomRoutes.class);
-
   private final DialectSessions sessions;
   private final DialectStreams streams;
   private final ChatListing chats;
   private final HttpSettings settings;
+  private final DialectErrors errors = new DialectErrors("Writing Room", WritingRoomRoutes::response);
 
-  public WritingRoomRoutes(SessionGateway gateway, ChatListing chats, HttpSettings settings, HttpMetrics metrics) {
-    this.sessions = new DialectSessions(gateway);
+  public WritingRoomRoutes(SessionGateway gateway, ChatListing chats, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
+    this.sessions = new DialectSessions(gateway, admission);
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.chats = chats;
     this.settings = settings;
@@ -62,7 +58,7 @@ public final class WritingRoomRoutes extends AllDirectives {
 
   /** The routes for the caller; {@code traceId} is the request's, for the error bodies and the turn. */
   public Route route(Principal caller, String traceId) {
-    return handleExceptions(errors(traceId), () -> concat(
+    return errors.handle(traceId, () -> concat(
         path(segment("chat").slash("stream"), () -> post(() -> body(body ->
             optionalHeaderValueByName("Last-Event-ID", lastEventId -> stream(caller, traceId, body, lastEventId))))),
         pathPrefix("chats", () -> concat(
@@ -188,21 +184,6 @@ public final class WritingRoomRoutes extends AllDirectives {
   // ---- errors ----
 
   /** Refusals as API.md's error body; a chat or turn the caller cannot reach is 403, as the contract says. */
-  private ExceptionHandler errors(String traceId) {
-    return ExceptionHandler.newBuilder().matchAny(error -> {
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      return switch (cause) {
-        case DialectRefusal refusal -> complete(response(refusal, traceId));
-        case ApiException api -> complete(Errors.response(api.status(), api.code(), api.getMessage(), traceId));
-        default -> {
-          log.error("Writing Room request failed (trace {}): {}", traceId, cause.getClass().getName());
-          yield complete(Errors.response(StatusCodes.INTERNAL_SERVER_ERROR, ErrorCode.INTERNAL_ERROR.name(),
-              "The server could not complete the request", traceId));
-        }
-      };
-    }).build();
-  }
-
   private static HttpResponse response(DialectRefusal refusal, String traceId) {
     if (refusal.code().equals(ErrorCode.SESSION_NOT_FOUND.name()) || refusal.code().equals(ErrorCode.TURN_NOT_FOUND.name())) {
       return response(notYours(), traceId);

@@ -6,10 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.session.ChatSession;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +15,9 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The chat list (GET /chats) from the read tables the projection keeps, on a real PostgreSQL: a
@@ -31,30 +28,13 @@ class JdbcChatListingTest {
 
   private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
 
-  private static EmbeddedPostgres postgres;
+  @RegisterExtension
+  static final ReadSideDatabase database = new ReadSideDatabase();
   private static JdbcChatListing chats;
 
   @BeforeAll
   static void start() throws Exception {
-    postgres = EmbeddedPostgres.start();
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
-        statement.execute(ReadSide.script(migration));
-      }
-    }
     chats = new JdbcChatListing(dataSource(), Executors.newVirtualThreadPerTaskExecutor());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    postgres.close();
-  }
-
-  @BeforeEach
-  void emptyTables() throws SQLException {
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE " + String.join(", ", ReadSide.TABLES));
-    }
   }
 
   @Test
@@ -115,6 +95,6 @@ class JdbcChatListingTest {
   }
 
   private static DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return database.dataSource();
   }
 }

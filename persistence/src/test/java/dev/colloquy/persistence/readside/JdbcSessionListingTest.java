@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.session.ChatSession;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +15,9 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The session list's title search (GET /v1/sessions?q=) on a real PostgreSQL: titles that contain the
@@ -32,30 +29,13 @@ class JdbcSessionListingTest {
 
   private static final Instant T0 = Instant.parse("2026-11-24T10:00:00Z");
 
-  private static EmbeddedPostgres postgres;
+  @RegisterExtension
+  static final ReadSideDatabase database = new ReadSideDatabase();
   private static JdbcSessionListing listing;
 
   @BeforeAll
   static void start() throws Exception {
-    postgres = EmbeddedPostgres.start();
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
-        statement.execute(ReadSide.script(migration));
-      }
-    }
     listing = new JdbcSessionListing(dataSource(), Executors.newVirtualThreadPerTaskExecutor());
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    postgres.close();
-  }
-
-  @BeforeEach
-  void emptyTables() throws SQLException {
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE " + String.join(", ", ReadSide.TABLES));
-    }
   }
 
   @Test
@@ -151,6 +131,6 @@ class JdbcSessionListingTest {
   }
 
   private static DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return database.dataSource();
   }
 }

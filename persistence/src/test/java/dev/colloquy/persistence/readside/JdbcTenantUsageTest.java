@@ -2,7 +2,6 @@ package dev.colloquy.persistence.readside;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -15,41 +14,28 @@ import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A tenant's open sessions and tokens of a month, from the read tables on a real (embedded) PostgreSQL. */
 class JdbcTenantUsageTest {
 
   private static final YearMonth NOVEMBER = YearMonth.of(2026, 11);
 
-  private static EmbeddedPostgres postgres;
+  @RegisterExtension
+  static final ReadSideDatabase database = new ReadSideDatabase();
   private static ExecutorService executor;
   private static JdbcTenantUsage usage;
 
   @BeforeAll
   static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
     executor = Executors.newVirtualThreadPerTaskExecutor();
     usage = new JdbcTenantUsage(dataSource(), executor);
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
-        statement.execute(ReadSide.script(migration));
-      }
-    }
   }
 
   @AfterAll
   static void stopPostgres() throws Exception {
     executor.shutdownNow();
-    postgres.close();
-  }
-
-  @BeforeEach
-  void emptyTables() throws SQLException {
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE " + String.join(", ", ReadSide.TABLES));
-    }
   }
 
   @Test
@@ -96,6 +82,6 @@ class JdbcTenantUsageTest {
   }
 
   private static DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return database.dataSource();
   }
 }

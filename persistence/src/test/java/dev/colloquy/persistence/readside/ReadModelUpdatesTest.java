@@ -16,7 +16,6 @@ import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,10 +29,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The projection's handler fed journal events, on a real (embedded) PostgreSQL with the read tables
@@ -51,29 +48,8 @@ class ReadModelUpdatesTest {
   private static final Usage MAIN_USAGE = new Usage(120, 30, 0.002);
   private static final Usage SHADOW_USAGE = new Usage(120, 10, 0.0005, true);
 
-  private static EmbeddedPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
-        statement.execute(ReadSide.script(migration));
-      }
-    }
-  }
-
-  @AfterAll
-  static void stopPostgres() throws Exception {
-    postgres.close();
-  }
-
-  @BeforeEach
-  void emptyTables() throws SQLException {
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE " + String.join(", ", ReadSide.TABLES));
-    }
-  }
+  @RegisterExtension
+  static final ReadSideDatabase database = new ReadSideDatabase();
 
   @Test
   void anOpenedSessionIsListedAndItsStartIsBilled() throws SQLException {
@@ -373,6 +349,6 @@ class ReadModelUpdatesTest {
   }
 
   private static DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return database.dataSource();
   }
 }

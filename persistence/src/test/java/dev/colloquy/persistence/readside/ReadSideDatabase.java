@@ -1,0 +1,47 @@
+package dev.colloquy.persistence.readside;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real (embedded) PostgreSQL with the read side's tables, for one test class: started with the
+ * read side's migrations before its first test, emptied before each test, stopped after the last. A
+ * test class holds it in a static {@code @RegisterExtension} field; its own {@code @BeforeAll} methods
+ * run after the database is up.
+ */
+final class ReadSideDatabase implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+
+  private EmbeddedPostgres postgres;
+
+  DataSource dataSource() {
+    return postgres.getPostgresDatabase();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    postgres = EmbeddedPostgres.start();
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
+        statement.execute(ReadSide.script(migration));
+      }
+    }
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws Exception {
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("TRUNCATE " + String.join(", ", ReadSide.TABLES));
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    postgres.close();
+  }
+}
