@@ -77,7 +77,8 @@ class TwoNodeLargeRepliesIntegrationTest {
     try {
       for (int turn = 1; turn <= 3; turn++) {
         Api.Response cut = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Question " + turn));
-        assertThat(cut.json().path("error").path("code").asText()).as(cut.body()).isEqualTo("MODEL_ANSWER_TOO_LARGE");
+        assertThat(cut.json().path("error").path("code").asText()).as(cut.body()).isEqualTo("ALL_RUNS_FAILED");
+        assertThat(cut.json().path("error").path("message").asText()).contains("MODEL_ANSWER_TOO_LARGE");
       }
     } finally {
       cluster.mock().reconfigure(MODEL);
@@ -97,7 +98,7 @@ class TwoNodeLargeRepliesIntegrationTest {
     assertThat(conversation.status()).as(conversation.body()).isEqualTo(200);
     JsonNode turns = conversation.json().path("turns");
     assertThat(turns).hasSize(1);
-    JsonNode response = turns.get(0).path("agent_responses").get(0);
+    JsonNode response = turns.get(0).path("agentResponses").get(0);
     assertThat(response.path("status").asText()).isEqualTo("failed");
     assertThat((long) response.path("text").asText().getBytes(StandardCharsets.UTF_8).length)
         .isGreaterThan(OpenAiChatModel.MAX_ANSWER_BYTES - 100_000).isLessThanOrEqualTo(OpenAiChatModel.MAX_ANSWER_BYTES);
