@@ -107,6 +107,27 @@ class ReadSideIntegrationTest {
         .containsExactly(Map.of("role", "assistant"), Map.of("role", "user"));
   }
 
+  /** A turn's checkpoints are journaled for recovery but carry no tag: the projection's query never reads them. */
+  @Test
+  void aTurnsCheckpointsStayOutOfTheReadSidesTagStream() throws Exception {
+    Api api = app.api();
+    String sessionId = api.openSession();
+    Api.Response turn = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Checkpoint me"));
+    assertThat(turn.status()).as(turn.body()).isEqualTo(200);
+    ReadTables tables = tables();
+    ReadTables.await("the turn is in the sessions table", PROJECTION_LAG,
+        () -> Integer.valueOf(1).equals(tables.session(sessionId).get("turn_count")));
+
+    List<Map<String, Object>> events = tables.rows("""
+        SELECT j.event_ser_manifest AS manifest, count(t.tag) AS tags FROM event_journal j
+        LEFT JOIN event_tag t ON t.event_id = j.ordering WHERE j.persistence_id = ?
+        GROUP BY j.ordering, j.event_ser_manifest""", "ChatSession|" + sessionId);
+    assertThat(events).filteredOn(event -> event.get("manifest").toString().endsWith("TurnCheckpointed"))
+        .isNotEmpty().allSatisfy(checkpoint -> assertThat(((Number) checkpoint.get("tags")).longValue()).isZero());
+    assertThat(events).filteredOn(event -> !event.get("manifest").toString().endsWith("TurnCheckpointed"))
+        .extracting(event -> ((Number) event.get("tags")).longValue()).isNotEmpty().containsOnly(1L);
+  }
+
   /** PostgreSQL's text cannot hold NUL: refused, it stopped the projection for every session of its tag. */
   @Test
   void aMessageWithNulReachesTheReadTables() throws Exception {

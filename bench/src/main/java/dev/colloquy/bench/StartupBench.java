@@ -1,5 +1,6 @@
 package dev.colloquy.bench;
 
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -55,19 +57,33 @@ final class StartupBench implements Callable<Integer> {
   }
 
   private void measure(HttpClient client, String kind, int run, Path dataDir, List<String> options) throws Exception {
-    boolean cached = classCached();
+    String cache = classCache();
     try (EngineProcess node = EngineProcess.start(dataDir, false, Map.of(), options, Map.of(), client, true)) {
       Duration startup = node.startup();
       Thread.sleep(Duration.ofSeconds(idleSeconds)); // the node idles before its memory is read
-      System.out.printf("| %d | %s | %s | %d ms | %.0f MiB | %s |%n", run, kind, cached ? "yes" : "no (this start writes it)",
+      System.out.printf("| %d | %s | %s | %d ms | %.0f MiB | %s |%n", run, kind, cache,
           startup.toMillis(), node.rssBytes() / (double) (1 << 20), Machine.load());
     }
   }
 
-  /** Whether the launcher has a class cache for serve (see ./colloquy). */
-  private static boolean classCached() {
-    Path root = Path.of(System.getProperty("colloquy.launcher", "colloquy")).toAbsolutePath().getParent();
-    return Files.exists(root.resolve("app/target/colloquy-serve.aot"))
-        || Files.exists(root.resolve("app/target/colloquy-serve.jsa"));
+  /**
+   * What the launcher starts this node from (see ./colloquy): its class cache, or the record a previous
+   * node left as it exited, which this start assembles into the cache first, or nothing, in which case
+   * this node records the classes it uses as it exits; or none, when the launcher is told to start without.
+   */
+  private static String classCache() throws IOException {
+    if ("off".equals(System.getenv("COLLOQUY_CLASS_CACHE"))) {
+      return "off (COLLOQUY_CLASS_CACHE=off)";
+    }
+    Path target = Path.of(System.getProperty("colloquy.launcher", "colloquy")).toAbsolutePath().getParent()
+        .resolve("app/target");
+    if (Files.exists(target.resolve("colloquy-serve.aot")) || Files.exists(target.resolve("colloquy-serve.jsa"))) {
+      return "yes";
+    }
+    try (Stream<Path> files = Files.list(target)) {
+      boolean recorded = files.anyMatch(file -> file.getFileName().toString().matches("colloquy-serve\\..*\\.aotconf")
+          && file.toFile().length() > 0);
+      return recorded ? "assembled by this start (from the last node's record)" : "no (this node records it as it exits)";
+    }
   }
 }

@@ -463,9 +463,15 @@ public final class ChatSession
     return RetentionCriteria.snapshotEvery(services.session().snapshotEvery(), 2);
   }
 
+  /**
+   * The read side's tag, which its projection's query reads by. A turn's checkpoints carry none: the
+   * projection has nothing to do with them (a turn shows in the read tables once it ends), and they are
+   * a turn's largest events (its frames), which the query would otherwise read and deserialize again.
+   * Checkpoints journaled before were tagged; the projection still skips them.
+   */
   @Override
   public java.util.Set<String> tagsFor(Event event) {
-    return java.util.Set.of(SessionTags.of(sessionId));
+    return event instanceof TurnCheckpointed ? java.util.Set.of() : java.util.Set.of(SessionTags.of(sessionId));
   }
 
   @Override

@@ -1,7 +1,8 @@
 package dev.colloquy.http.dialect;
 
 import dev.colloquy.http.Json;
-import dev.colloquy.http.SseKeepAlive;
+import dev.colloquy.http.SseFraming;
+import java.time.Duration;
 import java.util.List;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -18,8 +19,7 @@ import org.apache.pekko.util.ByteString;
  * default "message" event, which an EventSource's {@code onmessage} gets), an optional {@code id:},
  * and one line of {@code data:}, which holds JSON (kept on one line whatever model output it carries)
  * or a literal such as OpenAI's {@code [DONE]}. Streams answer with {@code Cache-Control: no-cache}
- * and {@code X-Accel-Buffering: no}, and a comment every keep-alive interval, as the canonical API does
- * (from the node's one keep-alive timer, {@link SseKeepAlive}).
+ * and {@code X-Accel-Buffering: no}, and a comment every keep-alive interval, as the canonical API does.
  */
 final class DialectSse {
 
@@ -52,7 +52,7 @@ final class DialectSse {
   }
 
   /** A 200 event stream of {@code frames}, kept alive by comments while it is open. */
-  static HttpResponse stream(Source<Frame, NotUsed> frames, SseKeepAlive keepAlive) {
+  static HttpResponse stream(Source<Frame, NotUsed> frames, Duration keepAlive) {
     return streamOfBytes(frames.map(Frame::bytes), keepAlive, List.of());
   }
 
@@ -60,9 +60,8 @@ final class DialectSse {
    * A 200 event stream of events already encoded (by {@link #data}), for dialects that make several
    * events of one canonical frame; {@code headers} are added to the stream's own.
    */
-  static HttpResponse streamOfBytes(Source<ByteString, NotUsed> events, SseKeepAlive keepAlive,
-      List<HttpHeader> headers) {
-    Source<ByteString, NotUsed> bytes = keepAlive.around(events);
+  static HttpResponse streamOfBytes(Source<ByteString, NotUsed> events, Duration keepAlive, List<HttpHeader> headers) {
+    Source<ByteString, NotUsed> bytes = events.merge(Source.tick(keepAlive, keepAlive, SseFraming.KEEP_ALIVE), true);
     return HttpResponse.create()
         .addHeaders(STREAM_HEADERS)
         .addHeaders(headers)

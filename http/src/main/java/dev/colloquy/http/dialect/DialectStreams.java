@@ -4,7 +4,6 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.MeteredFrames;
-import dev.colloquy.http.SseKeepAlive;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -24,12 +23,12 @@ import org.apache.pekko.stream.javadsl.Source;
 final class DialectStreams extends AllDirectives {
 
   private final DialectSessions sessions;
-  private final SseKeepAlive keepAlive;
+  private final Duration keepAlive;
   private final HttpMetrics metrics;
 
   DialectStreams(DialectSessions sessions, Duration keepAlive, HttpMetrics metrics) {
     this.sessions = sessions;
-    this.keepAlive = SseKeepAlive.of(sessions.system(), keepAlive);
+    this.keepAlive = keepAlive;
     this.metrics = metrics;
   }
 

@@ -11,7 +11,6 @@ import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
 import dev.colloquy.http.SessionGateway;
-import dev.colloquy.http.SseKeepAlive;
 import dev.colloquy.http.auth.Principal;
 import java.time.Instant;
 import java.util.List;
@@ -49,7 +48,6 @@ public final class OpenAiRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
-  private final SseKeepAlive keepAlive;
 
   public OpenAiRoutes(SessionGateway sessions, ModelCatalog models, HttpSettings settings, HttpMetrics metrics,
       Admission admission) {
@@ -58,7 +56,6 @@ public final class OpenAiRoutes extends AllDirectives {
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
-    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /** Every path of this dialect, whose canonical refusals {@link ErrorShapes} words as OpenAI does. */
@@ -117,7 +114,7 @@ public final class OpenAiRoutes extends AllDirectives {
       Source<TurnFrame, NotUsed> frames = turn.reply().frames().getSource();
       if (request.stream()) {
         return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(chunks::events),
-            keepAlive, headers));
+            settings.keepAlive(), headers));
       }
       return onSuccess(frames.runWith(Sink.seq(), sessions.system()), list ->
           complete(Json.response(StatusCodes.OK, chunks.completion(list)).addHeaders(headers)));
