@@ -11,6 +11,8 @@ const STORAGE_KEY = "colloquy.credential";
 const PAGE_SIZE = 20;
 /** How long the search box waits for typing to pause before it asks the server. */
 const SEARCH_PAUSE_MS = 250;
+/** Pauses between reloads of the session list while it catches up with a turn: about 8 s in all. */
+const LIST_CATCH_UP_PAUSES_MS = [250, 500, 1000, 2000, 4000];
 let client = new ColloquyClient();
 let noticeIds = 0;
 let uploadIds = 0;
@@ -239,6 +241,7 @@ function reconnecting(info: { attempt: number; lastEventId: number | undefined }
 
 /** The title, narrative state and list entry change with each turn. */
 async function refreshAfterTurn(sessionId: string): Promise<void> {
+  const turns = chat.value?.sessionId === sessionId ? chat.value.turns.length : 0;
   try {
     const session = await client.getSession(sessionId);
     if (chat.value?.sessionId === sessionId) {
@@ -247,7 +250,22 @@ async function refreshAfterTurn(sessionId: string): Promise<void> {
   } catch {
     // The turn itself is shown already; the side panel keeps its last state.
   }
-  void loadSessions(true);
+  void refreshListUntilItHas(sessionId, turns);
+}
+
+/**
+ * The session list is read from tables that follow the journal a moment behind (about a second, more on
+ * a busy node), so one reload right after a turn often still shows the chat as it was. Reload a few
+ * times, backing off, until the chat's entry counts the turn; then stop, whatever the list says.
+ */
+async function refreshListUntilItHas(sessionId: string, turns: number): Promise<void> {
+  for (const pause of LIST_CATCH_UP_PAUSES_MS) {
+    await loadSessions(true);
+    const entry = sessions.value.find((s) => s.session_id === sessionId);
+    if (entry !== undefined && entry.turn_count >= turns) return;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  await loadSessions(true);
 }
 
 function updateTurns(sessionId: string, change: (turns: TurnView[]) => TurnView[]): void {

@@ -64,7 +64,31 @@ final class ClusterFormation {
         keys.put(BOOTSTRAP + "protocol", "tcp");
       }
     }
+    if (cluster.tls().enabled()) {
+      keys.putAll(tls(cluster.tls()));
+    }
     return ConfigFactory.parseMap(keys);
+  }
+
+  /**
+   * Artery over TLS with Pekko's key-store engine: TLS 1.3 only, each side asks the other for its
+   * certificate (mutual authentication) and checks it against the trust store. Host names are not
+   * checked: nodes come and go with addresses no certificate could list, and a peer is trusted for
+   * the key it holds.
+   */
+  private static Map<String, Object> tls(ClusterSettings.Tls tls) {
+    String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
+    return Map.of(
+        "pekko.remote.artery.transport", "tls-tcp",
+        "pekko.remote.artery.ssl.ssl-engine-provider", "org.apache.pekko.remote.artery.tcp.ConfigSSLEngineProvider",
+        engine + "key-store", tls.keyStore(),
+        engine + "key-store-password", tls.keyStorePassword(),
+        engine + "key-password", tls.keyPassword(),
+        engine + "trust-store", tls.trustStore(),
+        engine + "trust-store-password", tls.trustStorePassword(),
+        engine + "protocol", "TLSv1.3",
+        engine + "enabled-algorithms", ConfigValueFactory.fromIterable(List.of("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256")),
+        engine + "require-mutual-authentication", "on");
   }
 
   /** Starts the management endpoints when enabled, then bootstrap; or joins the seed nodes, or itself when there are none. */

@@ -9,6 +9,7 @@ import dev.colloquy.config.SettingsException;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.InFlight;
 import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.ConfiguredTenantSecrets;
 import dev.colloquy.engine.agent.lingua.LinguaLanguageDetection;
 import dev.colloquy.engine.agent.ConfiguredPolicies;
 import dev.colloquy.engine.agent.MemoryStore;
@@ -147,7 +148,8 @@ public final class Colloquy implements AutoCloseable {
           knowledge.search(), turns, operations.metrics(), !settings.production(), tenantSettings, tenantSettings,
           new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal(),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
-              settings.agent(), memories, blocking, LinguaLanguageDetection.of(settings.language())));
+              settings.agent(), memories, blocking, LinguaLanguageDetection.of(settings.language()),
+              new ConfiguredTenantSecrets(system, settings.http().askTimeout())));
       ChatSession.init(system, services);
       TenantConfiguration.init(system, tenantDefaults, models.names());
       Webhooks.start(system, settings, database.dataSource(), operations.metrics(), blocking);

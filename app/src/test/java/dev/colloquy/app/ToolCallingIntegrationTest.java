@@ -130,6 +130,20 @@ class ToolCallingIntegrationTest {
   }
 
   @Test
+  void webSearchIsNotOfferedWhileTheOperatorConfiguredNoSearchApi() throws Exception {
+    String sessionId = app.api().openSession();
+    String message = "Search the web for parcel rules mock-tool:web_search{\"query\":\"parcel rules\"}";
+
+    List<SseEvent> events = stream(sessionId, message);
+
+    assertThat(requestsAbout(message).getFirst().path("tools").findValuesAsText("name"))
+        .contains("knowledge_retrieval").doesNotContain("web_search");
+    SseEvent result = named(events, "tool.result").getFirst();
+    assertThat(Api.JSON.readTree(result.text("content")).path("error").asText()).isEqualTo("unknown_tool");
+    assertThat(events.getLast().event()).isEqualTo("turn.completed");
+  }
+
+  @Test
   void theStepLimitEndsTheLoopWithAnAnswerWithoutTools() throws Exception {
     String sessionId = app.api().openSession();
     String message = "Keep looking it up mock-tool-always:knowledge_retrieval{\"query\":\"refund\"}";

@@ -119,7 +119,7 @@ final class SupportEvalBench implements Callable<Integer> {
 
   private static TenantConfig withThreshold(double threshold) {
     return new TenantConfig(null, null, null, null, threshold, threshold, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   private static TenantConfig tenant(JsonNode json) {
@@ -129,7 +129,7 @@ final class SupportEvalBench implements Callable<Integer> {
     json.path("blocked_topics").forEach(topic -> blocked.add(topic.asText()));
     return TenantConfig.NO_CHANGE.overlay(new TenantConfig(null, null, null, "https://support.example/hooks",
         json.path("escalation_threshold").asDouble(), null, json.path("max_turns_before_escalation").asInt(), allowed,
-        blocked, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        blocked, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
   }
 
   record Result(List<Decision> decisions) {

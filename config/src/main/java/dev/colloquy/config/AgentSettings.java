@@ -1,10 +1,13 @@
 package dev.colloquy.config;
 
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The agent's own model calls and its outbound calls: how messages are routed, how long a step may
@@ -33,11 +36,54 @@ public record AgentSettings(
    * @param maxSteps how many rounds of tool calls one run may make; past them the model is asked
    *     once more, without tools, to answer with what it has
    * @param timeout how long one tool call may take; past it the model is told the call timed out
+   * @param dataLookup how {@code structured_data_lookup} calls a tenant's data webhook
+   * @param webSearch the web search API {@code web_search} calls; off when its URL is unset
    */
-  public record Tools(boolean enabled, int maxSteps, Duration timeout) {
+  public record Tools(boolean enabled, int maxSteps, Duration timeout, DataLookup dataLookup, WebSearch webSearch) {
 
-    /** Tools on, 4 rounds, 10 s a call: the defaults of reference.conf. */
-    public static final Tools DEFAULT = new Tools(true, 4, Duration.ofSeconds(10));
+    /** Tools on, 4 rounds, 10 s a call, no web search: the defaults of reference.conf. */
+    public static final Tools DEFAULT = new Tools(true, 4, Duration.ofSeconds(10), DataLookup.DEFAULT, WebSearch.OFF);
+
+    /** Tools with the default data lookup and no web search. */
+    public Tools(boolean enabled, int maxSteps, Duration timeout) {
+      this(enabled, maxSteps, timeout, DataLookup.DEFAULT, WebSearch.OFF);
+    }
+  }
+
+  /**
+   * Calls of a tenant's data webhook by {@code structured_data_lookup}.
+   *
+   * @param timeout how long the webhook may take to answer; past it the model is told it timed out
+   * @param maxResponseBytes the largest answer read; a longer one is refused as too large
+   */
+  public record DataLookup(Duration timeout, int maxResponseBytes) {
+
+    public static final DataLookup DEFAULT = new DataLookup(Duration.ofSeconds(5), 64 * 1024);
+  }
+
+  /**
+   * A Tavily-compatible web search API ({@code POST {api_key, query, max_results}} answering
+   * {@code {results: [{title, url, content}]}}), which the operator configures for every tenant.
+   *
+   * @param url the search endpoint; null when web search is off
+   * @param apiKey sent in the body as {@code api_key}; null to send none. Never printed.
+   * @param maxResults how many results one search asks for
+   * @param timeout how long one search may take
+   * @param maxResponseBytes the largest answer read
+   */
+  public record WebSearch(String url, String apiKey, int maxResults, Duration timeout, int maxResponseBytes) {
+
+    public static final WebSearch OFF = new WebSearch(null, null, 5, Duration.ofSeconds(10), 256 * 1024);
+
+    public boolean enabled() {
+      return url != null;
+    }
+
+    @Override
+    public String toString() {
+      return "WebSearch[url=" + url + ", apiKey=" + (apiKey == null ? "(none)" : "***") + ", maxResults=" + maxResults
+          + ", timeout=" + timeout + ", maxResponseBytes=" + maxResponseBytes + "]";
+    }
   }
 
   /** Settings with the default tools. */
@@ -68,6 +114,9 @@ public record AgentSettings(
   public record Webhooks(int maxRetries, Duration initialBackoff, Duration maxBackoff, Duration timeout,
       Duration pollInterval) {}
 
+  /** The largest answer an outbound call of a tool may be allowed to read. */
+  static final long MAX_RESPONSE_SIZE = 16L << 20;
+
   public AgentSettings {
     egressAllow = List.copyOf(egressAllow);
   }
@@ -91,7 +140,40 @@ public record AgentSettings(
             reader.oneOf("colloquy.agent.memory.extraction", Extraction.class)),
         new Tools(reader.bool("colloquy.agent.tools.enabled"),
             reader.intInRange("colloquy.agent.tools.max-steps", 1, 20),
-            reader.positiveDuration("colloquy.agent.tools.timeout")));
+            reader.positiveDuration("colloquy.agent.tools.timeout"),
+            new DataLookup(reader.positiveDuration("colloquy.agent.tools.data-lookup.timeout"),
+                responseSize(reader, "colloquy.agent.tools.data-lookup.max-response-size")),
+            webSearch(reader)));
+  }
+
+  private static WebSearch webSearch(SettingsReader reader) {
+    String url = reader.string("colloquy.agent.tools.web-search.url").strip();
+    if (!url.isEmpty() && !isHttpUrl(url)) {
+      throw reader.invalid("colloquy.agent.tools.web-search.url", "must be an absolute http or https URL, or empty");
+    }
+    String apiKey = reader.string("colloquy.agent.tools.web-search.api-key").strip();
+    return new WebSearch(url.isEmpty() ? null : url, apiKey.isEmpty() ? null : apiKey,
+        reader.intInRange("colloquy.agent.tools.web-search.max-results", 1, 20),
+        reader.positiveDuration("colloquy.agent.tools.web-search.timeout"),
+        responseSize(reader, "colloquy.agent.tools.web-search.max-response-size"));
+  }
+
+  private static boolean isHttpUrl(String url) {
+    try {
+      URI uri = new URI(url);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
+  }
+
+  private static int responseSize(SettingsReader reader, String key) {
+    long size = reader.bytes(key, 1024);
+    if (size > MAX_RESPONSE_SIZE) {
+      throw reader.invalid(key, "must be at most 16 MiB, was " + size + " bytes");
+    }
+    return (int) size;
   }
 
   private static List<String> egressAllow(SettingsReader reader) {

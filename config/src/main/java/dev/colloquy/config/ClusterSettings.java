@@ -1,19 +1,25 @@
 package dev.colloquy.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * How a node finds the others and what it shows operators: the discovery method of Cluster Bootstrap
  * (or the static seed nodes), and the Pekko Management HTTP endpoints (membership, health, readiness)
- * on a port of their own.
+ * on a port of their own; optionally mutual TLS for the traffic between the nodes.
  */
 public record ClusterSettings(
     Discovery discovery,
     List<Endpoint> contactPoints,
     String serviceName,
     int requiredContactPoints,
-    Management management) {
+    Management management,
+    Tls tls) {
 
   /** How nodes find each other. */
   public enum Discovery {
@@ -37,6 +43,21 @@ public record ClusterSettings(
   /** The management endpoints; they always run when Cluster Bootstrap does, which talks to them. */
   public record Management(boolean enabled, String host, int port) {}
 
+  /**
+   * Mutual TLS between the nodes (Artery over tls-tcp): this node's key and certificate, and the
+   * certificates (or the authority) it trusts in its peers. The passwords never show in toString.
+   */
+  public record Tls(boolean enabled, String keyStore, String keyStorePassword, String keyPassword,
+      String trustStore, String trustStorePassword) {
+
+    static final Tls OFF = new Tls(false, "", "", "", "", "");
+
+    @Override
+    public String toString() {
+      return enabled ? "Tls[key-store=" + keyStore + ", trust-store=" + trustStore + "]" : "Tls[off]";
+    }
+  }
+
   static ClusterSettings create(SettingsReader reader) {
     Discovery discovery = discovery(reader, "colloquy.cluster.discovery");
     List<Endpoint> contactPoints = endpoints(reader, "colloquy.cluster.contact-points");
@@ -53,7 +74,51 @@ public record ClusterSettings(
         reader.optionalString("colloquy.cluster.management.host").orElse(""),
         reader.intInRange("colloquy.cluster.management.port", 0, 65535));
     return new ClusterSettings(discovery, contactPoints, serviceName,
-        reader.intInRange("colloquy.cluster.required-contact-points", 1, 100), management);
+        reader.intInRange("colloquy.cluster.required-contact-points", 1, 100), management, tls(reader));
+  }
+
+  /** When on, both stores must open with their passwords and the key store must hold a private key. */
+  private static Tls tls(SettingsReader reader) {
+    if (!reader.bool("colloquy.cluster.tls.enabled")) {
+      return Tls.OFF;
+    }
+    String keyStorePassword = reader.optionalString("colloquy.cluster.tls.key-store-password").orElse("");
+    String keyPassword = reader.optionalString("colloquy.cluster.tls.key-password").orElse(keyStorePassword);
+    String trustStorePassword = reader.optionalString("colloquy.cluster.tls.trust-store-password").orElse("");
+    KeyStore keys = store(reader, "colloquy.cluster.tls.key-store", keyStorePassword);
+    try {
+      boolean hasKey = false;
+      for (String alias : java.util.Collections.list(keys.aliases())) {
+        hasKey |= keys.isKeyEntry(alias);
+      }
+      if (!hasKey) {
+        throw reader.invalid("colloquy.cluster.tls.key-store", "holds no private key (this node's key and certificate)");
+      }
+    } catch (java.security.KeyStoreException e) {
+      throw reader.invalid("colloquy.cluster.tls.key-store", "cannot be read: " + e.getMessage());
+    }
+    store(reader, "colloquy.cluster.tls.trust-store", trustStorePassword);
+    return new Tls(true, reader.string("colloquy.cluster.tls.key-store").strip(), keyStorePassword, keyPassword,
+        reader.string("colloquy.cluster.tls.trust-store").strip(), trustStorePassword);
+  }
+
+  private static KeyStore store(SettingsReader reader, String key, String password) {
+    String file = reader.optionalString(key).orElse("").strip();
+    if (file.isEmpty()) {
+      throw reader.invalid(key, "must name a key store file (PKCS#12 or JKS) when colloquy.cluster.tls.enabled is on");
+    }
+    if (!Files.isReadable(Path.of(file))) {
+      throw reader.invalid(key, "cannot read the file " + file);
+    }
+    if (password.isEmpty()) {
+      throw reader.invalid(key + "-password", "must be set when colloquy.cluster.tls.enabled is on");
+    }
+    try {
+      return KeyStore.getInstance(Path.of(file).toFile(), password.toCharArray());
+    } catch (IOException | GeneralSecurityException e) {
+      // The JDK's message says whether the password or the format is wrong; it never holds the password.
+      throw reader.invalid(key, "cannot be opened with its password: " + e.getMessage());
+    }
   }
 
   /** The names are written as in Pekko's own settings: seed-nodes, config, kubernetes-api, dns. */

@@ -71,6 +71,12 @@ final class SettingsReader {
           Map.entry("colloquy.cluster.management.enabled", "COLLOQUY_MANAGEMENT_ENABLED"),
           Map.entry("colloquy.cluster.management.host", "COLLOQUY_MANAGEMENT_HOST"),
           Map.entry("colloquy.cluster.management.port", "COLLOQUY_MANAGEMENT_PORT"),
+          Map.entry("colloquy.cluster.tls.enabled", "COLLOQUY_CLUSTER_TLS_ENABLED"),
+          Map.entry("colloquy.cluster.tls.key-store", "COLLOQUY_CLUSTER_TLS_KEY_STORE"),
+          Map.entry("colloquy.cluster.tls.key-store-password", "COLLOQUY_CLUSTER_TLS_KEY_STORE_PASSWORD"),
+          Map.entry("colloquy.cluster.tls.key-password", "COLLOQUY_CLUSTER_TLS_KEY_PASSWORD"),
+          Map.entry("colloquy.cluster.tls.trust-store", "COLLOQUY_CLUSTER_TLS_TRUST_STORE"),
+          Map.entry("colloquy.cluster.tls.trust-store-password", "COLLOQUY_CLUSTER_TLS_TRUST_STORE_PASSWORD"),
           Map.entry("colloquy.session.checkpoint.frames", "COLLOQUY_CHECKPOINT_FRAMES"),
           Map.entry("colloquy.session.checkpoint.interval", "COLLOQUY_CHECKPOINT_INTERVAL"),
           Map.entry("colloquy.cors.app-origins", "APP_CORS_ORIGINS"),
@@ -80,7 +86,10 @@ final class SettingsReader {
           Map.entry("colloquy.agent.memory.extraction", "COLLOQUY_MEMORY_EXTRACTION"),
           Map.entry("colloquy.agent.tools.enabled", "COLLOQUY_TOOLS_ENABLED"),
           Map.entry("colloquy.agent.tools.max-steps", "COLLOQUY_TOOLS_MAX_STEPS"),
-          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"));
+          Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"),
+          Map.entry("colloquy.agent.tools.data-lookup.timeout", "COLLOQUY_DATA_LOOKUP_TIMEOUT"),
+          Map.entry("colloquy.agent.tools.web-search.url", "COLLOQUY_WEB_SEARCH_URL"),
+          Map.entry("colloquy.agent.tools.web-search.api-key", "COLLOQUY_WEB_SEARCH_API_KEY"));
 
   private final Config config;
 

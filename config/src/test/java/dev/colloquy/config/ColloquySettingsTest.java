@@ -41,6 +41,27 @@ class ColloquySettingsTest {
   }
 
   @Test
+  void webSearchIsOffUntilAUrlIsSetAndItsKeyIsNeverPrinted() {
+    assertThat(load("").agent().tools().webSearch().enabled()).isFalse();
+    assertThat(load("").agent().tools().dataLookup().timeout()).isEqualTo(Duration.ofSeconds(5));
+
+    AgentSettings agent = load("""
+        colloquy.agent.tools.web-search.url = "https://api.tavily.com/search"
+        colloquy.agent.tools.web-search.api-key = "tvly-secret-123"
+        """).agent();
+    AgentSettings.WebSearch search = agent.tools().webSearch();
+    assertThat(search.enabled()).isTrue();
+    assertThat(search.apiKey()).isEqualTo("tvly-secret-123");
+    assertThat(search.toString()).doesNotContain("tvly-secret-123");
+    assertThat(agent.toString()).as("the settings as a start-up log would print them").doesNotContain("tvly-secret-123");
+
+    assertThatThrownBy(() -> load("colloquy.agent.tools.web-search.url = \"api.tavily.com/search\""))
+        .hasMessageContaining("colloquy.agent.tools.web-search.url (env COLLOQUY_WEB_SEARCH_URL)");
+    assertThatThrownBy(() -> load("colloquy.agent.tools.data-lookup.max-response-size = 1GiB"))
+        .hasMessageContaining("must be at most 16 MiB");
+  }
+
+  @Test
   void theEndpointOfTheLlmVariablesIsTheFirstProvider() {
     ColloquySettings settings = load("""
         colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = [qwen] }
@@ -59,6 +80,17 @@ class ColloquySettingsTest {
     assertThat(settings.session().busyPolicy()).isEqualTo(BusyPolicy.ENQUEUE);
     assertThat(settings.storage().externalDb()).isPresent();
     assertThat(settings.storage().externalDb().get().toString()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void clusterTlsIsOffByDefaultAndWhenOnNeedsAKeyStoreAndItsPassword() {
+    assertThat(load("").cluster().tls().enabled()).isFalse();
+    assertThatThrownBy(() -> load("colloquy.cluster.tls.enabled = true"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.tls.key-store").hasMessageContaining("must name a key store file");
+    assertThatThrownBy(() -> load("colloquy.cluster.tls { enabled = true, key-store = /nonexistent/node.p12 }"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.tls.key-store").hasMessageContaining("cannot read the file");
   }
 
   @Test

@@ -67,6 +67,7 @@ public final class SessionRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
+  private final SseKeepAlive keepAlive;
 
   /** Without a read side: a session's messages end where the turns it keeps in memory end. */
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
@@ -81,6 +82,7 @@ public final class SessionRoutes extends AllDirectives {
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
+    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /**
@@ -321,8 +323,7 @@ public final class SessionRoutes extends AllDirectives {
     Source<ByteString, NotUsed> events = frames.map(writer::write)
         .batchWeighted(COALESCED_BYTES, chunk -> (long) chunk.size(), first -> first, ByteString::concat);
     // A comment every keep-alive interval whatever else flows, so proxies and clients can rely on it.
-    Source<ByteString, NotUsed> bytes = events
-        .merge(Source.tick(settings.keepAlive(), settings.keepAlive(), SseFraming.KEEP_ALIVE), true);
+    Source<ByteString, NotUsed> bytes = keepAlive.around(events);
     return HttpResponse.create()
         .withStatus(StatusCodes.OK)
         .addHeader(RawHeader.create("Cache-Control", "no-cache"))

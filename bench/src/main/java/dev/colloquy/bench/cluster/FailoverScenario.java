@@ -14,7 +14,7 @@ import java.util.concurrent.Future;
 /**
  * One failover, as an operator would provoke it: clients stream turns through every node of a
  * running {@link LocalCluster}, the node hosting most of their sessions is killed with SIGKILL in the
- * middle, and every client resumes through the others. What it measures and checks is in {@link Round}.
+ * middle (or lost another way: {@link Fault}), and every client resumes through the others. What it measures and checks is in {@link Round}.
  */
 public final class FailoverScenario {
 
@@ -61,19 +61,58 @@ public final class FailoverScenario {
     }
   }
 
+  /** How a node is lost, which one, and which nodes the clients talk to meanwhile. */
+  public interface Fault {
+    /** The nodes the clients open their sessions and start their turns through. */
+    List<Integer> entryNodes(int size);
+
+    /** The node to lose, knowing which node hosts each session. */
+    int victim(Map<String, Integer> hosts, int size);
+
+    void inject(LocalCluster cluster, int victim) throws Exception;
+  }
+
+  /** SIGKILL of the node hosting most sessions; clients go through every node. */
+  public static final Fault KILL = new Fault() {
+    @Override
+    public List<Integer> entryNodes(int size) {
+      return java.util.stream.IntStream.range(0, size).boxed().toList();
+    }
+
+    @Override
+    public int victim(Map<String, Integer> hosts, int size) {
+      return mostHosting(hosts, size);
+    }
+
+    @Override
+    public void inject(LocalCluster cluster, int victim) throws InterruptedException {
+      cluster.node(victim).kill();
+    }
+  };
+
+  /** How long the cluster must have been settled (all Up, none unreachable) before the clients start. */
+  private static final Duration STABLE_BEFORE_STREAMING = Duration.ofSeconds(3);
+
   private FailoverScenario() {}
 
   public static Round run(LocalCluster cluster, Options options) throws Exception {
+    return run(cluster, options, KILL);
+  }
+
+  /** As {@link #run(LocalCluster, Options)}, losing a node by {@code fault}. */
+  public static Round run(LocalCluster cluster, Options options, Fault fault) throws Exception {
+    cluster.awaitStable(STABLE_BEFORE_STREAMING, LocalCluster.READY_TIMEOUT);
     List<String> urls = cluster.nodes().stream().map(ServeProcess::httpUrl).toList();
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(2)).build();
     List<ResumingClient> clients = new ArrayList<>();
     List<String> sessions = new ArrayList<>();
     List<Integer> vias = new ArrayList<>();
+    List<Integer> entries = fault.entryNodes(urls.size());
     for (int i = 0; i < options.sessions(); i++) {
       ResumingClient client = new ResumingClient(http, urls, cluster.apiKey());
       clients.add(client);
-      vias.add(i % urls.size());
+      vias.add(entries.get(i % entries.size()));
       sessions.add(client.openSession(vias.getLast()));
     }
     try (ExecutorService runners = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -91,9 +130,9 @@ public final class FailoverScenario {
       for (String session : sessions) {
         cluster.hostOf(session).ifPresent(host -> hosts.put(session, host.index()));
       }
-      int victim = mostHosting(hosts, urls.size());
+      int victim = fault.victim(hosts, urls.size());
       long killedAt = System.nanoTime();
-      cluster.node(victim).kill();
+      fault.inject(cluster, victim);
       Duration removedAfter = awaitRemoval(cluster, victim, killedAt);
       for (Future<?> run : runs) {
         run.get();

@@ -7,13 +7,14 @@ import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -56,14 +56,27 @@ public final class LocalCluster implements AutoCloseable {
    * and returns when every one is ready; {@code env} is added to each node's environment.
    */
   public static LocalCluster start(int size, MockLlmSettings model, Map<String, String> env) throws Exception {
+    return start(size, model, env, NodeNetwork.LOOPBACK);
+  }
+
+  /** As {@link #start(int, MockLlmSettings, Map)}, with the nodes placed on {@code network}. */
+  public static LocalCluster start(int size, MockLlmSettings model, Map<String, String> env, NodeNetwork network)
+      throws Exception {
     Path workDir = Files.createTempDirectory("colloquy-cluster");
-    EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(workDir.resolve("postgres")).start();
-    MockLlmServer mock = MockLlmServer.start(model, "127.0.0.1", 0);
+    EmbeddedPostgres.Builder database = EmbeddedPostgres.builder().setDataDirectory(workDir.resolve("postgres"));
+    if (network.nodesSubnet().isPresent()) {
+      String subnet = network.nodesSubnet().get();
+      database.setServerConfig("listen_addresses", "127.0.0.1," + network.servicesHost())
+          .setDataDirectoryCustomizer(directory -> letIn(directory.toPath(), subnet));
+    }
+    EmbeddedPostgres postgres = database.start();
+    MockLlmServer mock = MockLlmServer.start(model, network.servicesHost(), 0);
     LocalCluster cluster = new LocalCluster(workDir, postgres, mock);
     try {
-      List<Map<String, String>> settings = cluster.settings(size, env);
+      List<Map<String, String>> settings = cluster.settings(size, env, network);
       for (int i = 0; i < size; i++) {
-        cluster.nodes.add(ServeProcess.start(i, settings.get(i), workDir.resolve("node-" + i + ".log")));
+        cluster.nodes.add(ServeProcess.start(i, settings.get(i), network.launcher(i),
+            workDir.resolve("node-" + i + ".log")));
       }
       for (ServeProcess node : cluster.nodes) {
         node.awaitReady(READY_TIMEOUT);
@@ -77,25 +90,37 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
-  private List<Map<String, String>> settings(int size, Map<String, String> env) throws IOException {
-    List<int[]> ports = new ArrayList<>();
-    for (int i = 0; i < size; i++) {
-      ports.add(new int[] {freePort(), freePort(), freePort()});
+  /** The database's client authentication lets the nodes' subnet in, as it does loopback. */
+  private static void letIn(Path dataDirectory, String subnet) {
+    try {
+      Files.writeString(dataDirectory.resolve("pg_hba.conf"), "host all all " + subnet + " trust\n",
+          StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    String contactPoints = ports.stream().map(p -> "127.0.0.1:" + p[2]).collect(Collectors.joining(","));
+  }
+
+  private List<Map<String, String>> settings(int size, Map<String, String> env, NodeNetwork network)
+      throws IOException {
+    List<NodeNetwork.NodePorts> ports = new ArrayList<>();
+    List<String> contactPoints = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      ports.add(network.ports(i));
+      contactPoints.add(network.nodeHost(i) + ":" + ports.get(i).management());
+    }
     List<Map<String, String>> all = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       Map<String, String> node = new HashMap<>();
-      node.put("COLLOQUY_HTTP_HOST", "127.0.0.1");
-      node.put("COLLOQUY_HTTP_PORT", Integer.toString(ports.get(i)[0]));
-      node.put("COLLOQUY_CLUSTER_HOST", "127.0.0.1");
-      node.put("COLLOQUY_CLUSTER_PORT", Integer.toString(ports.get(i)[1]));
-      node.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(ports.get(i)[2]));
+      node.put("COLLOQUY_HTTP_HOST", network.nodeHost(i));
+      node.put("COLLOQUY_HTTP_PORT", Integer.toString(ports.get(i).http()));
+      node.put("COLLOQUY_CLUSTER_HOST", network.nodeHost(i));
+      node.put("COLLOQUY_CLUSTER_PORT", Integer.toString(ports.get(i).cluster()));
+      node.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(ports.get(i).management()));
       node.put("COLLOQUY_CLUSTER_DISCOVERY", "config");
-      node.put("COLLOQUY_CLUSTER_CONTACT_POINTS", contactPoints);
+      node.put("COLLOQUY_CLUSTER_CONTACT_POINTS", String.join(",", contactPoints));
       node.put("COLLOQUY_CLUSTER_REQUIRED_CONTACT_POINTS", "2");
       node.put("COLLOQUY_DATA_DIR", workDir.resolve("data-" + i).toString());
-      node.put("COLLOQUY_DB_URL", "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
+      node.put("COLLOQUY_DB_URL", "jdbc:postgresql://" + network.servicesHost() + ":" + postgres.getPort() + "/postgres");
       node.put("COLLOQUY_DB_USER", "postgres");
       node.put("COLLOQUY_DB_PASSWORD", "postgres");
       node.put("COLLOQUY_LLM_BASE_URL", mock.baseUrl());
@@ -112,12 +137,6 @@ public final class LocalCluster implements AutoCloseable {
       all.add(node);
     }
     return all;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   /** One node of the cluster wrote the development tenant's key to its data directory. */
@@ -160,6 +179,58 @@ public final class LocalCluster implements AutoCloseable {
     Map<String, String> statuses = new HashMap<>();
     members.forEach(member -> statuses.put(member.path("node").asText(), member.path("status").asText()));
     return statuses;
+  }
+
+  /**
+   * Waits until every running node reports all the running nodes as Up members and none unreachable,
+   * without a break for {@code quiet}: a cluster that has just formed (or taken a node back) while its
+   * JVMs compete for the CPU may still be marking members unreachable, and a scenario started then
+   * measures that rather than the fault it injects.
+   */
+  public void awaitStable(Duration quiet, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long stableSince = 0;
+    String view = "";
+    while (true) {
+      List<ServeProcess> running = nodes.stream().filter(ServeProcess::alive).toList();
+      Set<String> expected = running.stream().map(ServeProcess::clusterAddress).collect(java.util.stream.Collectors.toSet());
+      boolean stable = true;
+      StringBuilder seen = new StringBuilder();
+      for (ServeProcess node : running) {
+        try {
+          JsonNode state = membersState(node);
+          Map<String, String> statuses = new HashMap<>();
+          state.path("members").forEach(member -> statuses.put(member.path("node").asText(), member.path("status").asText()));
+          boolean settled = statuses.keySet().equals(expected) && statuses.values().stream().allMatch("Up"::equals)
+              && state.path("unreachable").isEmpty();
+          stable &= settled;
+          seen.append("node ").append(node.index()).append(": ").append(statuses)
+              .append(" unreachable ").append(state.path("unreachable")).append("; ");
+        } catch (IOException notAnswering) {
+          stable = false;
+          seen.append("node ").append(node.index()).append(": ").append(notAnswering).append("; ");
+        }
+      }
+      view = seen.toString();
+      long now = System.nanoTime();
+      if (!stable) {
+        stableSince = 0;
+      } else if (stableSince == 0) {
+        stableSince = now;
+      } else if (now - stableSince >= quiet.toNanos()) {
+        return;
+      }
+      if (now > deadline) {
+        throw new IllegalStateException("the cluster was not stable for " + quiet + " within " + timeout + ": " + view);
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  private JsonNode membersState(ServeProcess node) throws IOException, InterruptedException {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(node.managementUrl() + "/cluster/members"))
+        .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    return Json.MAPPER.readTree(response.body());
   }
 
   /** The node whose log says it ran a turn of {@code sessionId}: the node the session lived on then. */

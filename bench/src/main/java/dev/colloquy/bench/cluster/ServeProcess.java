@@ -24,24 +24,26 @@ public final class ServeProcess {
 
   private final int index;
   private final Map<String, String> env;
+  private final List<String> launcher;
   private final Path log;
   private Process process;
 
-  private ServeProcess(int index, Map<String, String> env, Path log) {
+  private ServeProcess(int index, Map<String, String> env, List<String> launcher, Path log) {
     this.index = index;
     this.env = env;
+    this.launcher = List.copyOf(launcher);
     this.log = log;
   }
 
   /** Starts the process and returns at once; {@link #awaitReady} waits for it. */
-  static ServeProcess start(int index, Map<String, String> env, Path log) throws IOException {
-    ServeProcess node = new ServeProcess(index, env, log);
+  static ServeProcess start(int index, Map<String, String> env, List<String> launcher, Path log) throws IOException {
+    ServeProcess node = new ServeProcess(index, env, launcher, log);
     node.launch();
     return node;
   }
 
   private void launch() throws IOException {
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(launcher);
     command.add(ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
@@ -64,16 +66,16 @@ public final class ServeProcess {
   }
 
   public String httpUrl() {
-    return "http://127.0.0.1:" + env.get("COLLOQUY_HTTP_PORT");
+    return "http://" + env.get("COLLOQUY_HTTP_HOST") + ":" + env.get("COLLOQUY_HTTP_PORT");
   }
 
   public String managementUrl() {
-    return "http://127.0.0.1:" + env.get("COLLOQUY_MANAGEMENT_PORT");
+    return "http://" + env.get("COLLOQUY_CLUSTER_HOST") + ":" + env.get("COLLOQUY_MANAGEMENT_PORT");
   }
 
   /** The node's cluster address as the members list shows it. */
   public String clusterAddress() {
-    return "pekko://colloquy@127.0.0.1:" + env.get("COLLOQUY_CLUSTER_PORT");
+    return "pekko://colloquy@" + env.get("COLLOQUY_CLUSTER_HOST") + ":" + env.get("COLLOQUY_CLUSTER_PORT");
   }
 
   public Path log() {
@@ -128,6 +130,12 @@ public final class ServeProcess {
       Thread.currentThread().interrupt();
       return e.toString();
     }
+  }
+
+  /** Waits up to {@code timeout} for the process to end by itself; its exit status, or empty when it still runs. */
+  public java.util.OptionalInt awaitExit(Duration timeout) throws InterruptedException {
+    return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+        ? java.util.OptionalInt.of(process.exitValue()) : java.util.OptionalInt.empty();
   }
 
   /** SIGKILL: the process ends at once, without running anything of its own. */

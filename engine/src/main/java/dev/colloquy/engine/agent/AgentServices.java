@@ -10,10 +10,24 @@ import java.util.concurrent.Executors;
 /**
  * What the agent's steps need besides the engine's services: the tenants' configurations, its
  * settings, the users' long-term memory, an executor for the blocking calls of that memory and of
- * language detection, and the detection of a message's language.
+ * language detection, the detection of a message's language, the secrets that sign the tenants'
+ * webhooks, and the guarded HTTP client of the tools' outbound calls.
  */
 public record AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking,
-    LanguageDetection language) {
+    LanguageDetection language, TenantSecrets secrets, GuardedHttp outbound) {
+
+  /** An agent whose outbound calls pass the egress guard of its settings, signed with {@code secrets}. */
+  public AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking,
+      LanguageDetection language, TenantSecrets secrets) {
+    this(policies, settings, memories, blocking, language, secrets,
+        new GuardedHttp(new EgressGuard(settings.egressAllow()), blocking));
+  }
+
+  /** An agent whose outbound calls go unsigned. */
+  public AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking,
+      LanguageDetection language) {
+    this(policies, settings, memories, blocking, language, TenantSecrets.none());
+  }
 
   /** An agent that detects no language: every message passes through as it is. */
   public AgentServices(TenantPolicies policies, AgentSettings settings, MemoryStore memories, Executor blocking) {

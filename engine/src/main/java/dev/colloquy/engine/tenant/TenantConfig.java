@@ -14,7 +14,9 @@ import java.util.Set;
 /**
  * A tenant's configuration: seed 004 §5.5's fields and Colloquy's own ({@code translate}: whether
  * messages not in the first of {@code languages} are translated into it, and answers back; null in a
- * configuration journaled before it existed, which reads as false). The same record is the
+ * configuration journaled before it existed, which reads as false; {@code dataWebhookUrl}: where
+ * {@code structured_data_lookup} posts the model's queries, absent in a configuration journaled
+ * before it existed). The same record is the
  * effective configuration (every field set, optional texts may be null) and a change to it (null
  * means unchanged); {@link #overlay} applies a change. Problems are named by the field's API name.
  */
@@ -42,7 +44,8 @@ public record TenantConfig(
     Boolean continueAfterFailover,
     String companyName,
     String vertical,
-    Boolean translate)
+    Boolean translate,
+    String dataWebhookUrl)
     implements CborSerializable {
 
   static final int MAX_NAME = 100;
@@ -62,14 +65,14 @@ public record TenantConfig(
 
   /** A change that changes nothing. */
   public static final TenantConfig NO_CHANGE = new TenantConfig(null, null, null, null, null, null, null, null, null,
-      null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   /** What a tenant that has configured nothing gets: the server's settings and seed 004's thresholds. */
   public static TenantConfig defaults(LimitsSettings limits, long idleTimeoutSeconds, String defaultModel) {
     return new TenantConfig(null, null, null, null, 0.55, 0.80, 10, List.of(), List.of(), defaultModel, List.of(),
         idleTimeoutSeconds, List.of(), limits.turnsPerMinute(), limits.requestsPerMinute(), limits.maxOpenSessions(),
         limits.monthlyTokenBudget(), limits.maxConcurrentStreams(), limits.maxTokens(), List.of("en"), false, null,
-        null, false);
+        null, false, null);
   }
 
   /** This configuration with every non-null field of {@code change} replacing its own. */
@@ -98,12 +101,18 @@ public record TenantConfig(
         or(change.continueAfterFailover, continueAfterFailover),
         or(change.companyName, companyName),
         or(change.vertical, vertical),
-        or(change.translate, translate));
+        or(change.translate, translate),
+        or(change.dataWebhookUrl, dataWebhookUrl));
   }
 
   /** Whether an escalation webhook is configured; an empty URL in a change removes it. */
   public boolean hasWebhook() {
     return escalationWebhookUrl != null && !escalationWebhookUrl.isEmpty();
+  }
+
+  /** Whether a data webhook is configured for {@code structured_data_lookup}; an empty URL in a change removes it. */
+  public boolean hasDataWebhook() {
+    return dataWebhookUrl != null && !dataWebhookUrl.isEmpty();
   }
 
   /** Every invalid value of this effective configuration; {@code models} are the model names a turn may use. */
@@ -116,6 +125,10 @@ public record TenantConfig(
     text(problems, "vertical", vertical, MAX_NAME);
     if (hasWebhook() && !isWebhookUrl(escalationWebhookUrl)) {
       problems.add(new ConfigProblem("escalation_webhook_url",
+          "must be an absolute http or https URL of at most " + MAX_URL + " characters"));
+    }
+    if (hasDataWebhook() && !isWebhookUrl(dataWebhookUrl)) {
+      problems.add(new ConfigProblem("data_webhook_url",
           "must be an absolute http or https URL of at most " + MAX_URL + " characters"));
     }
     fraction(problems, "escalation_threshold", escalationThreshold);

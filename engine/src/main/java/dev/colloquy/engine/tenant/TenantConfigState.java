@@ -35,9 +35,13 @@ public record TenantConfigState(TenantConfig changes, long version, Instant upda
         .toList();
   }
 
-  /** A secret is issued once, the first time a webhook URL is set; it stays when the URL changes. */
+  /**
+   * A secret is issued once, the first time a webhook URL (escalation or data) is set; it stays when
+   * the URLs change, and signs the calls of both.
+   */
   boolean needsSecret(TenantConfig change, TenantConfig defaults) {
-    return webhookSecret == null && effective(defaults).overlay(change).hasWebhook();
+    TenantConfig result = effective(defaults).overlay(change);
+    return webhookSecret == null && (result.hasWebhook() || result.hasDataWebhook());
   }
 
   TenantConfigState changed(TenantConfig change, Instant at) {

@@ -40,7 +40,7 @@ public final class TenantConfiguration
   /** Apply {@code change}: its null fields leave the current values; the whole result is validated. */
   public record Update(TenantConfig change, ActorRef<Reply> replyTo) implements Command {}
 
-  /** The secret that signs the escalation webhook; only the webhook sender asks for it. */
+  /** The secret that signs the escalation and data webhooks; only their senders ask for it. */
   public record GetWebhookSecret(ActorRef<Reply> replyTo) implements Command {}
 
   // ---- replies ----

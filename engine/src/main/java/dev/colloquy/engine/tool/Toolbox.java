@@ -16,14 +16,19 @@ public final class Toolbox {
     tools.forEach(tool -> this.tools.put(tool.name(), tool));
   }
 
-  /** The tools every node has: knowledge retrieval over its knowledge base, escalation, and the users' memory. */
+  /**
+   * The tools every node has: knowledge retrieval over its knowledge base, the tenants' data
+   * lookups, escalation, the users' memory, and web search when the operator configured it.
+   */
   public static Toolbox of(EngineServices services) {
     return new Toolbox(List.of(
         new KnowledgeRetrievalTool(services.knowledge(), services.session().retrievalLimit()),
+        new StructuredDataLookupTool(services.agent()),
         new EscalateToHumanTool(),
         new StoreMemoryTool(services.agent()),
         new RecallMemoryTool(services.agent()),
-        new UserContextTool(services.agent())));
+        new UserContextTool(services.agent()),
+        new WebSearchTool(services.agent().settings().tools().webSearch(), services.agent().outbound())));
   }
 
   /** The specs of the tools offered in the turn of {@code context}, in a stable order; none when tools are off. */

@@ -15,7 +15,7 @@ class EscalationRulesTest {
 
   private static TenantConfig change(String webhook, Double threshold, Integer maxTurns) {
     return new TenantConfig(null, null, null, webhook, threshold, null, maxTurns, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   private static Optional<EscalationReason> decide(TenantConfig config, Intent intent, Double confidence, int prior,

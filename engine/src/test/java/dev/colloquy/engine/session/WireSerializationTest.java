@@ -28,6 +28,8 @@ import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.domain.TurnProgress;
+import dev.colloquy.engine.tenant.TenantConfig;
+import dev.colloquy.engine.tenant.TenantConfiguration;
 import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
@@ -552,5 +554,28 @@ class WireSerializationTest {
       ChatSession.TurnEnded read = (ChatSession.TurnEnded) serialization.verifySerialization(journaled, true);
       assertThat(read.ending()).isEqualTo(ending);
     }
+  }
+
+  @Test
+  void aConfigChangeKeepsItsDataWebhookAndOneJournaledBeforeItHadNoneReadsWithoutOne() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(TenantConfiguration.ConfigChanged.class);
+    TenantConfig change = TenantConfig.NO_CHANGE.overlay(new TenantConfig("Aria", null, null, null, null, null, null,
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        "https://crm.example/lookup"));
+    TenantConfiguration.ConfigChanged changed = new TenantConfiguration.ConfigChanged(change, AT);
+    String manifest = serializer.manifest(changed);
+    byte[] bytes = serializer.toBinary(changed);
+
+    assertThat(serializer.fromBinary(bytes, manifest)).isEqualTo(changed);
+
+    var cbor = new com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper();
+    var journaledBefore = (com.fasterxml.jackson.databind.node.ObjectNode) cbor.readTree(bytes);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) journaledBefore.get("change")).remove("dataWebhookUrl");
+    var read = (TenantConfiguration.ConfigChanged) serializer.fromBinary(cbor.writeValueAsBytes(journaledBefore),
+        manifest);
+    assertThat(read.change().personaName()).isEqualTo("Aria");
+    assertThat(read.change().dataWebhookUrl()).isNull();
+    assertThat(read.change().hasDataWebhook()).isFalse();
   }
 }

@@ -39,7 +39,7 @@ class ConfiguredModelChoiceTest {
 
   private static TenantConfig with(String defaultModel, List<String> fanOut) {
     return DEFAULTS.overlay(new TenantConfig(null, null, null, null, null, null, null, null, null, defaultModel, fanOut,
-        null, null, null, null, null, null, null, null, null, null, null, null, null));
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null));
   }
 
   @Test

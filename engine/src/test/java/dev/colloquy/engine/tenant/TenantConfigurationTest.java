@@ -62,7 +62,7 @@ class TenantConfigurationTest {
 
   private static TenantConfig change(String personaName, String webhook, Double escalation, Integer turnsPerMinute) {
     return new TenantConfig(personaName, null, null, webhook, escalation, null, null, null, null, null, null, null,
-        null, turnsPerMinute, null, null, null, null, null, null, null, null, null, null);
+        null, turnsPerMinute, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   @Test
@@ -97,7 +97,7 @@ class TenantConfigurationTest {
     var result = entity.<TenantConfiguration.Reply>runCommand(replyTo -> new TenantConfiguration.Update(
         new TenantConfig(null, null, null, "ftp://example.com", 1.5, null, 0, List.of(""), null, "unknown",
             List.of("small", "small"), 5L, List.of("https://ok.example", "*"), 0, null, null, -1L, null, null,
-            List.of(), null, "x".repeat(101), null, null), replyTo));
+            List.of(), null, "x".repeat(101), null, null, null), replyTo));
     assertThat(result.events()).isEmpty();
     assertThat(result.reply()).isInstanceOf(TenantConfiguration.Invalid.class);
     List<String> fields = ((TenantConfiguration.Invalid) result.reply()).problems().stream()
@@ -111,7 +111,7 @@ class TenantConfigurationTest {
   @Test
   void autoResolveBelowEscalationIsRefused() {
     TenantConfiguration.Reply reply = update(new TenantConfig(null, null, null, null, 0.9, 0.5, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     assertThat(((TenantConfiguration.Invalid) reply).problems())
         .extracting(ConfigProblem::field).containsExactly("auto_resolve_threshold");
   }
@@ -138,5 +138,28 @@ class TenantConfigurationTest {
     update(change(null, "https://enterprise.example/hook", null, null));
     TenantConfiguration.Current removed = (TenantConfiguration.Current) update(change(null, "", null, null));
     assertThat(removed.config().hasWebhook()).isFalse();
+  }
+
+  private static TenantConfig dataWebhook(String url) {
+    return new TenantConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, null, null, null, url);
+  }
+
+  @Test
+  void aDataWebhookIssuesTheSecretTooAndMustBeAnAbsoluteHttpUrl() {
+    TenantConfiguration.Reply refused = update(dataWebhook("mailto:ops@example.com"));
+    assertThat(((TenantConfiguration.Invalid) refused).problems()).extracting(ConfigProblem::field)
+        .containsExactly("data_webhook_url");
+
+    TenantConfiguration.Current first = (TenantConfiguration.Current) update(dataWebhook("https://crm.example/lookup"));
+    assertThat(first.newWebhookSecret()).startsWith("whsec_");
+    assertThat(first.config().dataWebhookUrl()).isEqualTo("https://crm.example/lookup");
+    TenantConfiguration.Current escalation = (TenantConfiguration.Current) update(
+        change(null, "https://enterprise.example/hook", null, null));
+    assertThat(escalation.newWebhookSecret()).as("one secret signs both webhooks").isNull();
+
+    entity.restart();
+    assertThat(get().config().hasDataWebhook()).isTrue();
+    assertThat(((TenantConfiguration.Current) update(dataWebhook(""))).config().hasDataWebhook()).isFalse();
   }
 }

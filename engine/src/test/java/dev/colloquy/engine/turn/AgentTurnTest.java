@@ -56,12 +56,12 @@ class AgentTurnTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final TenantConfig CLINIC = TenantConfig.NO_CHANGE.overlay(new TenantConfig("Aria", null, null,
       "https://clinic.example/hooks", 0.55, 0.8, 10, List.of("appointments", "billing"), List.of(), null, null, null,
-      null, null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare", null));
+      null, null, null, null, null, null, null, null, null, "MediCare Clinics", "healthcare", null, null));
 
   /** The clinic without a webhook: nobody to escalate to, so its domain queries are answered by the model. */
   private static final TenantConfig NO_HUMANS = CLINIC.overlay(TenantConfig.NO_CHANGE.overlay(new TenantConfig(null,
       null, null, "", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-      null, null, null, null)));
+      null, null, null, null, null)));
 
   @AfterAll
   static void stop() {
@@ -293,7 +293,7 @@ class AgentTurnTest {
 
   private static TenantConfig translating(TenantConfig tenant) {
     return tenant.overlay(new TenantConfig(null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, List.of("en-GB"), null, null, null, true));
+        null, null, null, null, null, null, List.of("en-GB"), null, null, null, true, null));
   }
 
   @Test

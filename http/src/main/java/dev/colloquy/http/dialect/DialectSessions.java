@@ -10,6 +10,7 @@ import dev.colloquy.http.auth.Principal;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 
@@ -32,6 +33,10 @@ final class DialectSessions {
       String characterId) {
     return gateway.<ChatSession.SessionAnswer>ask(sessionId, replyTo -> new ChatSession.Open(caller.tenantId(), userId,
         persona, metadata, characterId, List.of(), replyTo)).thenApply(DialectSessions::session);
+  }
+
+  ActorSystem<?> system() {
+    return gateway.system();
   }
 
   CompletionStage<SessionView> get(Principal caller, String sessionId) {

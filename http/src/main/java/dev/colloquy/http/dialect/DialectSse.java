@@ -1,8 +1,7 @@
 package dev.colloquy.http.dialect;
 
 import dev.colloquy.http.Json;
-import dev.colloquy.http.SseFraming;
-import java.time.Duration;
+import dev.colloquy.http.SseKeepAlive;
 import java.util.List;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -19,7 +18,8 @@ import org.apache.pekko.util.ByteString;
  * default "message" event, which an EventSource's {@code onmessage} gets), an optional {@code id:},
  * and one line of {@code data:}, which holds JSON (kept on one line whatever model output it carries)
  * or a literal such as OpenAI's {@code [DONE]}. Streams answer with {@code Cache-Control: no-cache}
- * and {@code X-Accel-Buffering: no}, and a comment every keep-alive interval, as the canonical API does.
+ * and {@code X-Accel-Buffering: no}, and a comment every keep-alive interval, as the canonical API does
+ * (from the node's one keep-alive timer, {@link SseKeepAlive}).
  */
 final class DialectSse {
 
@@ -52,7 +52,7 @@ final class DialectSse {
   }
 
   /** A 200 event stream of {@code frames}, kept alive by comments while it is open. */
-  static HttpResponse stream(Source<Frame, NotUsed> frames, Duration keepAlive) {
+  static HttpResponse stream(Source<Frame, NotUsed> frames, SseKeepAlive keepAlive) {
     return streamOfBytes(frames.map(Frame::bytes), keepAlive, List.of());
   }
 
@@ -60,8 +60,9 @@ final class DialectSse {
    * A 200 event stream of events already encoded (by {@link #data}), for dialects that make several
    * events of one canonical frame; {@code headers} are added to the stream's own.
    */
-  static HttpResponse streamOfBytes(Source<ByteString, NotUsed> events, Duration keepAlive, List<HttpHeader> headers) {
-    Source<ByteString, NotUsed> bytes = events.merge(Source.tick(keepAlive, keepAlive, SseFraming.KEEP_ALIVE), true);
+  static HttpResponse streamOfBytes(Source<ByteString, NotUsed> events, SseKeepAlive keepAlive,
+      List<HttpHeader> headers) {
+    Source<ByteString, NotUsed> bytes = keepAlive.around(events);
     return HttpResponse.create()
         .addHeaders(STREAM_HEADERS)
         .addHeaders(headers)

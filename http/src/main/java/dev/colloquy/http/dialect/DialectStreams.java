@@ -4,6 +4,7 @@ import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.MeteredFrames;
+import dev.colloquy.http.SseKeepAlive;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -23,12 +24,12 @@ import org.apache.pekko.stream.javadsl.Source;
 final class DialectStreams extends AllDirectives {
 
   private final DialectSessions sessions;
-  private final Duration keepAlive;
+  private final SseKeepAlive keepAlive;
   private final HttpMetrics metrics;
 
   DialectStreams(DialectSessions sessions, Duration keepAlive, HttpMetrics metrics) {
     this.sessions = sessions;
-    this.keepAlive = keepAlive;
+    this.keepAlive = SseKeepAlive.of(sessions.system(), keepAlive);
     this.metrics = metrics;
   }
 

@@ -12,6 +12,7 @@ import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.http.Admission;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SseKeepAlive;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.documents.KnowledgeService;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,7 @@ public final class EdgeRoutes extends AllDirectives {
   private final EdgeSettings edge;
   private final HttpSettings settings;
   private final DialectErrors errors = new DialectErrors("Edge", EdgeRoutes::refused);
+  private final SseKeepAlive keepAlive;
 
   /** {@code embeddingModel}: the name of the model the knowledge base embeds with, the only one an embed job may name. */
   public EdgeRoutes(SessionGateway gateway, KnowledgeService knowledge, String embeddingModel, Executor blocking,
@@ -71,6 +73,7 @@ public final class EdgeRoutes extends AllDirectives {
     this.blocking = blocking;
     this.edge = edge;
     this.settings = settings;
+    this.keepAlive = SseKeepAlive.of(gateway.system(), settings.keepAlive());
   }
 
   public Route route(Principal caller) {
@@ -166,7 +169,7 @@ public final class EdgeRoutes extends AllDirectives {
           return view;
         });
     return onSuccess(session, open -> complete(DialectSse.stream(
-        new EmbedJob(knowledge, blocking, caller.tenantId(), jobId, traceId, items).frames(), settings.keepAlive())));
+        new EmbedJob(knowledge, blocking, caller.tenantId(), jobId, traceId, items).frames(), keepAlive)));
   }
 
   private List<EmbedJob.Item> items(JsonNode json) {

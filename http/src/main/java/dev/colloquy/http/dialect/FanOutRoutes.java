@@ -18,6 +18,7 @@ import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SseKeepAlive;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.persistence.dialect.TurnSessions;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +61,7 @@ public final class FanOutRoutes extends AllDirectives {
   private final Clock clock;
   private final Admission admission;
   private final DialectErrors errors = new DialectErrors("Fan-out", FanOutRoutes::response);
+  private final SseKeepAlive keepAlive;
 
   public FanOutRoutes(SessionGateway sessions, TurnSessions turnSessions, HttpSettings settings, HttpMetrics metrics,
       Clock clock, Admission admission) {
@@ -69,6 +71,7 @@ public final class FanOutRoutes extends AllDirectives {
     this.metrics = metrics;
     this.clock = clock;
     this.admission = admission;
+    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /** The conversations and turns of {@code caller}: another tenant's or user's answer as missing ones. */
@@ -145,7 +148,7 @@ public final class FanOutRoutes extends AllDirectives {
       FanOutEvents events = new FanOutEvents(turnId, reply.runs(), clock);
       Source<TurnFrame, NotUsed> frames = reply.frames().getSource().filter(frame -> frame.id() > afterId);
       return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(events::events),
-          settings.keepAlive(), List.of()));
+          keepAlive, List.of()));
     });
   }
 

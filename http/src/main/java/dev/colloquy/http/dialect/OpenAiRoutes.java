@@ -11,6 +11,7 @@ import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.MeteredFrames;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SseKeepAlive;
 import dev.colloquy.http.auth.Principal;
 import java.time.Instant;
 import java.util.List;
@@ -48,6 +49,7 @@ public final class OpenAiRoutes extends AllDirectives {
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
+  private final SseKeepAlive keepAlive;
 
   public OpenAiRoutes(SessionGateway sessions, ModelCatalog models, HttpSettings settings, HttpMetrics metrics,
       Admission admission) {
@@ -56,6 +58,7 @@ public final class OpenAiRoutes extends AllDirectives {
     this.settings = settings;
     this.metrics = metrics;
     this.admission = admission;
+    this.keepAlive = SseKeepAlive.of(sessions.system(), settings.keepAlive());
   }
 
   /** Every path of this dialect, whose canonical refusals {@link ErrorShapes} words as OpenAI does. */
@@ -114,7 +117,7 @@ public final class OpenAiRoutes extends AllDirectives {
       Source<TurnFrame, NotUsed> frames = turn.reply().frames().getSource();
       if (request.stream()) {
         return complete(DialectSse.streamOfBytes(MeteredFrames.meter(frames, requestNanos, metrics).mapConcat(chunks::events),
-            settings.keepAlive(), headers));
+            keepAlive, headers));
       }
       return onSuccess(frames.runWith(Sink.seq(), sessions.system()), list ->
           complete(Json.response(StatusCodes.OK, chunks.completion(list)).addHeaders(headers)));

@@ -63,6 +63,9 @@ final class ConfigJson {
     if (!config.hasWebhook()) {
       json.putNull("escalation_webhook_url");
     }
+    if (!config.hasDataWebhook()) {
+      json.putNull("data_webhook_url");
+    }
     json.put("version", current.version());
     json.set("updated_at", current.updatedAt() == null ? json.nullNode() : Json.MAPPER.valueToTree(current.updatedAt()));
     if (current.newWebhookSecret() != null) {
