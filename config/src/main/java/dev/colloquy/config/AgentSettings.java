@@ -20,6 +20,9 @@ import java.util.Locale;
  *     private or link-local addresses
  * @param memory what the agent remembers about a session's user
  * @param tools the tools the model may call while it answers
+ * @param gapsByModel whether the gap sub-agent of a character chat asks the model (structured output);
+ *     the retrieval confidence rule decides when it does not, when no model is configured, and when
+ *     the model's answer does not parse
  */
 public record AgentSettings(
     boolean intentByModel,
@@ -27,7 +30,8 @@ public record AgentSettings(
     List<String> egressAllow,
     Webhooks webhooks,
     Memory memory,
-    Tools tools) {
+    Tools tools,
+    boolean gapsByModel) {
 
   /**
    * The tool-calling loop of a run.
@@ -84,6 +88,12 @@ public record AgentSettings(
       return "WebSearch[url=" + url + ", apiKey=" + (apiKey == null ? "(none)" : "***") + ", maxResults=" + maxResults
           + ", timeout=" + timeout + ", maxResponseBytes=" + maxResponseBytes + "]";
     }
+  }
+
+  /** Settings whose character chats' gaps the model detects. */
+  public AgentSettings(boolean intentByModel, Duration stepTimeout, List<String> egressAllow, Webhooks webhooks,
+      Memory memory, Tools tools) {
+    this(intentByModel, stepTimeout, egressAllow, webhooks, memory, tools, true);
   }
 
   /** Settings with the default tools. */
@@ -143,7 +153,16 @@ public record AgentSettings(
             reader.positiveDuration("colloquy.agent.tools.timeout"),
             new DataLookup(reader.positiveDuration("colloquy.agent.tools.data-lookup.timeout"),
                 responseSize(reader, "colloquy.agent.tools.data-lookup.max-response-size")),
-            webSearch(reader)));
+            webSearch(reader)),
+        gapDetection(reader));
+  }
+
+  private static boolean gapDetection(SettingsReader reader) {
+    String detector = reader.string("colloquy.agent.gap-detection");
+    if (!detector.equals("model") && !detector.equals("rule")) {
+      throw reader.invalid("colloquy.agent.gap-detection", "must be model or rule, was '" + detector + "'");
+    }
+    return detector.equals("model");
   }
 
   private static WebSearch webSearch(SettingsReader reader) {

@@ -89,7 +89,8 @@ final class SettingsReader {
           Map.entry("colloquy.agent.tools.timeout", "COLLOQUY_TOOLS_TIMEOUT"),
           Map.entry("colloquy.agent.tools.data-lookup.timeout", "COLLOQUY_DATA_LOOKUP_TIMEOUT"),
           Map.entry("colloquy.agent.tools.web-search.url", "COLLOQUY_WEB_SEARCH_URL"),
-          Map.entry("colloquy.agent.tools.web-search.api-key", "COLLOQUY_WEB_SEARCH_API_KEY"));
+          Map.entry("colloquy.agent.tools.web-search.api-key", "COLLOQUY_WEB_SEARCH_API_KEY"),
+          Map.entry("colloquy.agent.gap-detection", "COLLOQUY_GAP_DETECTION"));
 
   private final Config config;
 

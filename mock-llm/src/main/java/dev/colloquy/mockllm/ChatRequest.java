@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param maxTokens {@code max_completion_tokens}, else the older {@code max_tokens}
  * @param toolCalls the tool calls the answer makes instead of text (see {@link ToolCues}); none
  *     for a normal answer
+ * @param scriptedJson the structured answer a {@link JsonCues} cue scripts; empty for the usual answer
  */
 record ChatRequest(
     String model,
@@ -20,7 +21,8 @@ record ChatRequest(
     boolean includeUsage,
     Optional<Integer> maxTokens,
     ScriptOverrides overrides,
-    List<ToolCues.Call> toolCalls) {
+    List<ToolCues.Call> toolCalls,
+    Optional<String> scriptedJson) {
 
   static ChatRequest parse(JsonNode root) {
     return new ChatRequest(
@@ -31,12 +33,14 @@ record ChatRequest(
         Json.optionalPositiveInt(root, "max_completion_tokens")
             .or(() -> Json.optionalPositiveInt(root, "max_tokens")),
         metadataOverrides(root.path("metadata")),
-        ToolCues.of(root));
+        ToolCues.of(root),
+        JsonCues.of(root));
   }
 
   ChatRequest withOverrides(ScriptOverrides preferred) {
     return new ChatRequest(
-        model, promptTokens, stream, includeUsage, maxTokens, preferred.orElse(overrides), toolCalls);
+        model, promptTokens, stream, includeUsage, maxTokens, preferred.orElse(overrides), toolCalls,
+        scriptedJson);
   }
 
   private static JsonNode messages(JsonNode root) {

@@ -26,6 +26,7 @@ record ChatScript(
     MockLlmSettings settings = request.overrides().applyTo(serverSettings);
     // An answer that calls tools has no text.
     int tokens = !request.toolCalls().isEmpty() ? 0
+        : request.scriptedJson().isPresent() ? JsonCues.pieces(request.scriptedJson().get()).size()
         : request.maxTokens().map(max -> Math.min(max, settings.tokens())).orElse(settings.tokens());
     Optional<FailureMode> failure =
         failing && settings.failureMode().cutsStream()
@@ -50,11 +51,11 @@ record ChatScript(
   }
 
   String token(int index) {
-    return settings.token(index);
+    return request.scriptedJson().map(json -> JsonCues.pieces(json).get(index)).orElseGet(() -> settings.token(index));
   }
 
   String text() {
-    return settings.text(tokens);
+    return request.scriptedJson().orElseGet(() -> settings.text(tokens));
   }
 
   /** "length" when the request's max tokens cut the answer short, as OpenAI reports it; "tool_calls" for calls. */
@@ -62,7 +63,7 @@ record ChatScript(
     if (!request.toolCalls().isEmpty()) {
       return "tool_calls";
     }
-    return tokens < settings.tokens() ? "length" : "stop";
+    return request.scriptedJson().isEmpty() && tokens < settings.tokens() ? "length" : "stop";
   }
 
   /** The answer's tool calls, each with an id of its own. */

@@ -72,7 +72,8 @@ final class JournalPrinter {
     }
     return " intent=" + agent.intent().wireName() + "(" + agent.intentSource() + ")"
         + (agent.escalation() == null ? "" : " escalation=" + agent.escalation().wireName())
-        + (agent.memories().isEmpty() ? "" : " memories=" + agent.memories().size());
+        + (agent.memories().isEmpty() ? "" : " memories=" + agent.memories().size())
+        + (agent.gapsBy() == null ? "" : " gaps_by=" + agent.gapsBy());
   }
 
   /** Each tool call of the turn with how it ended, e.g. {@code tools=[knowledge_retrieval:ok, web_search:error]}. */

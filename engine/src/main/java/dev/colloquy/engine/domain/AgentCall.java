@@ -16,6 +16,8 @@ public record AgentCall(String step, String provider, String model, Usage usage)
   public static final String TRANSLATION = "translation";
   /** The rolling summary of the conversation a long session's prompt no longer holds. */
   public static final String SUMMARY = "summary";
+  /** The narrative gap sub-agent's call. */
+  public static final String GAP_DETECTION = "gap_detection";
 
   public AgentCall {
     usage = usage == null ? Usage.NONE : usage;

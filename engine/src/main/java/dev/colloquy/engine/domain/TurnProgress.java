@@ -14,7 +14,9 @@ import java.util.function.Function;
  * {@code intent} and {@code escalation} are what the agent decided, once its frames were streamed
  * (null before, and in journals written before the agent), and {@code tools} the tool calls and
  * results streamed so far, so that their frames replay. {@code language} is the one the intent frame
- * named (null when unknown, and in journals written before language detection).
+ * named (null when unknown, and in journals written before language detection). {@code calls} are the
+ * agent's own model calls made so far (routing, summary, …), so that an attempt cut short by a lost
+ * node is still billed for them (none in journals written before checkpoints carried them).
  */
 public record TurnProgress(
     List<FrameMark> frames,
@@ -27,11 +29,13 @@ public record TurnProgress(
     Intent intent,
     EscalationReason escalation,
     List<StreamEvent.ToolEvent> tools,
-    String language)
+    String language,
+    List<AgentCall> calls)
     implements CborSerializable {
 
   public TurnProgress {
     tools = tools == null ? List.of() : List.copyOf(tools);
+    calls = calls == null ? List.of() : List.copyOf(calls);
     frames = List.copyOf(frames);
     texts = List.copyOf(texts);
     endedRuns = List.copyOf(endedRuns);
@@ -41,7 +45,8 @@ public record TurnProgress(
 
   /** A turn accepted, nothing streamed, its first {@code reserve} frame ids reserved. */
   public static TurnProgress opening(long reservedThrough) {
-    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null, List.of(), null);
+    return new TurnProgress(List.of(), List.of(), List.of(), List.of(), 0, List.of(), reservedThrough, null, null, List.of(), null,
+        List.of());
   }
 
   /** This progress with one more checkpoint's frames and texts appended. */
@@ -63,24 +68,41 @@ public record TurnProgress(
     List<StreamEvent.ToolEvent> allTools = new ArrayList<>(tools);
     allTools.addAll(checkpoint.tools());
     allGaps.addAll(checkpoint.gaps());
+    List<AgentCall> allCalls = new ArrayList<>(calls);
+    allCalls.addAll(checkpoint.calls());
     boolean retrieved = checkpoint.frames().stream().anyMatch(mark -> mark.kind() == FrameMark.Kind.RETRIEVAL);
     return new TurnProgress(allFrames, allTexts, allEnded, retrieved ? checkpoint.citations() : citations,
         retrieved ? checkpoint.confidence() : confidence, allGaps,
         Math.max(reservedThrough, checkpoint.reservedThrough()),
         checkpoint.intent() != null ? checkpoint.intent() : intent,
         checkpoint.escalation() != null ? checkpoint.escalation() : escalation, allTools,
-        checkpoint.language() != null ? checkpoint.language() : language);
+        checkpoint.language() != null ? checkpoint.language() : language, allCalls);
   }
 
   /**
    * What one checkpoint journals: the frames recorded since the previous one, the text each run
    * (by index) streamed in them, the runs that ended in them, retrieval's result when it is among
-   * them, the agent's decisions when their frames are among them, and the new reservation.
+   * them, the agent's decisions when their frames are among them, the agent's model calls made since the
+   * previous checkpoint, and the new reservation.
    */
   public record Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
       List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
-      EscalationReason escalation, List<StreamEvent.ToolEvent> tools, String language)
+      EscalationReason escalation, List<StreamEvent.ToolEvent> tools, String language, List<AgentCall> calls)
       implements CborSerializable {
+
+    /** A checkpoint without model calls of the agent's own. */
+    public Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
+        List<Citation> citations, double confidence, List<Gap> gaps, long reservedThrough, Intent intent,
+        EscalationReason escalation, List<StreamEvent.ToolEvent> tools, String language) {
+      this(frames, texts, endedRuns, citations, confidence, gaps, reservedThrough, intent, escalation, tools, language,
+          List.of());
+    }
+
+    /** This checkpoint carrying {@code made}, the agent's model calls since the previous one. */
+    public Checkpoint withCalls(List<AgentCall> made) {
+      return new Checkpoint(frames, texts, endedRuns, citations, confidence, gaps, reservedThrough, intent, escalation,
+          tools, language, made);
+    }
 
     /** A checkpoint whose frames name no language. */
     public Checkpoint(List<FrameMark> frames, List<String> texts, List<RunOutcome> endedRuns,
@@ -91,6 +113,7 @@ public record TurnProgress(
 
     public Checkpoint {
       tools = tools == null ? List.of() : List.copyOf(tools);
+      calls = calls == null ? List.of() : List.copyOf(calls);
       frames = List.copyOf(frames);
       texts = List.copyOf(texts);
       endedRuns = List.copyOf(endedRuns);
@@ -118,8 +141,8 @@ public record TurnProgress(
     if (lost) {
       layout.add(FrameMark.of(FrameMark.Kind.LOST));
     }
-    AgentTrace agent = intent == null && escalation == null ? null
-        : new AgentTrace(intent, null, escalation, false, List.of(), List.of(), List.of(), language);
+    AgentTrace agent = intent == null && escalation == null && calls.isEmpty() ? null
+        : new AgentTrace(intent, null, escalation, false, List.of(), List.of(), calls, language);
     return new TurnOutcome(outcomes, citations, confidence, gaps, layout, 0, agent, tools);
   }
 }

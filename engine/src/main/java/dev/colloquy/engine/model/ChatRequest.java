@@ -9,10 +9,12 @@ import java.util.List;
  * kept apart too so that the offline responder can quote them without parsing a prompt.
  * {@code maxTokens} caps the answer: every call sends it, so no call runs up an unbounded bill.
  * {@code tools} are those the model may call in this call (none: it answers in text); {@code
- * exchanges} are the rounds of tool calls and results so far, sent after the messages.
+ * exchanges} are the rounds of tool calls and results so far, sent after the messages; {@code
+ * responseSchema}, when set, asks for an answer that is one JSON object of that schema (structured
+ * output), null for text.
  */
 public record ChatRequest(String model, List<ChatMessage> messages, List<Passage> passages, int maxTokens,
-    List<ToolSpec> tools, List<ToolExchange> exchanges) {
+    List<ToolSpec> tools, List<ToolExchange> exchanges, ResponseSchema responseSchema) {
 
   public ChatRequest {
     messages = List.copyOf(messages);
@@ -24,6 +26,12 @@ public record ChatRequest(String model, List<ChatMessage> messages, List<Passage
     }
   }
 
+  /** A request for a text answer. */
+  public ChatRequest(String model, List<ChatMessage> messages, List<Passage> passages, int maxTokens,
+      List<ToolSpec> tools, List<ToolExchange> exchanges) {
+    this(model, messages, passages, maxTokens, tools, exchanges, null);
+  }
+
   /** A request without tools. */
   public ChatRequest(String model, List<ChatMessage> messages, List<Passage> passages, int maxTokens) {
     this(model, messages, passages, maxTokens, List.of(), List.of());
@@ -33,7 +41,7 @@ public record ChatRequest(String model, List<ChatMessage> messages, List<Passage
   public ChatRequest after(ToolExchange exchange, List<ToolSpec> next) {
     List<ToolExchange> rounds = new ArrayList<>(exchanges);
     rounds.add(exchange);
-    return new ChatRequest(model, messages, passages, maxTokens, next, rounds);
+    return new ChatRequest(model, messages, passages, maxTokens, next, rounds, responseSchema);
   }
 
   /** The last user message: the question of this turn. */

@@ -134,10 +134,14 @@ public record SessionState(
   /**
    * The narrative state a turn's model reads: a Writing Room chat's story so far, as its seed hands the
    * supervisor the chat's state beside its history; null for other sessions, whose narrative state is
-   * kept for their clients only, and for a chat before its first completed turn.
+   * kept for their clients only; an empty object for a chat before its first completed turn (the
+   * model is then sent no story state, but the turn still knows it serves a character).
    */
   public JsonNode storyState() {
-    return characterId == null || narrativeState == null || narrativeState.isEmpty() ? null : narrativeState;
+    if (characterId == null) {
+      return null;
+    }
+    return narrativeState == null ? emptyObject() : narrativeState;
   }
 
   public Optional<TurnRecord> turn(String turnId) {
@@ -239,8 +243,8 @@ public record SessionState(
 
   /**
    * What a finished turn adds to the narrative state: how many turns have completed, which sources
-   * the conversation has drawn on (the {@link #CITED_SOURCES_KEPT} most recently cited), and the
-   * gaps the last turn found.
+   * the conversation has drawn on (the {@link #CITED_SOURCES_KEPT} most recently cited), the gaps
+   * the last turn found, and the character traits its gap sub-agent established.
    */
   public JsonNode narrativeDeltaAfter(TurnOutcome outcome) {
     ObjectNode delta = emptyObject();
@@ -255,6 +259,10 @@ public record SessionState(
         .map(JsonNodeFactory.instance::textNode).toList());
     var gaps = delta.putArray("open_gaps");
     outcome.gaps().forEach(gap -> gaps.addObject().put("attribute", gap.attribute()).put("suggestion", gap.suggestion()));
+    // The gap sub-agent's structured answer: character traits the message established, merged over earlier ones.
+    if (outcome.agent() != null && outcome.agent().characterTraits() != null && !outcome.agent().characterTraits().isEmpty()) {
+      delta.set("character_traits", outcome.agent().characterTraits());
+    }
     return delta;
   }
 
@@ -423,7 +431,8 @@ public record SessionState(
       case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at(),
           totals.ended(e.ending().status(), e.outcome(), e.at()));
       case ChatSession.TurnCheckpointed e -> update(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
-      case ChatSession.TurnRestarted e -> update(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
+      case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at(),
+          e.cutShort() == null ? totals : totals.attempted(e.cutShort().outcome(), e.at()));
       case ChatSession.NarrativeStateMerged e ->
           with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,

@@ -51,6 +51,16 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
   }
 
   SessionTotals ended(TurnStatus status, TurnOutcome outcome, Instant at) {
+    return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), plus(outcome),
+        latest(at), inheritedCompleted);
+  }
+
+  /** An attempt of a turn cut short and run again: what it used counts, the turn is still running. */
+  SessionTotals attempted(TurnOutcome cutShort, Instant at) {
+    return new SessionTotals(turns, completedTurns, plus(cutShort), latest(at), inheritedCompleted);
+  }
+
+  private Map<String, Usage> plus(TurnOutcome outcome) {
     Map<String, Usage> usage = new LinkedHashMap<>(usageByModel);
     if (outcome != null) {
       for (RunOutcome run : outcome.runs()) {
@@ -60,8 +70,7 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
         usage.merge(call.provider() + "/" + call.model(), call.usage(), Usage::plus);
       }
     }
-    return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), usage, latest(at),
-        inheritedCompleted);
+    return usage;
   }
 
   private Instant latest(Instant at) {

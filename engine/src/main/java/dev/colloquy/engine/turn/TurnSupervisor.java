@@ -7,6 +7,7 @@ import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
 import dev.colloquy.engine.agent.HistorySummary;
 import dev.colloquy.engine.agent.IntentRouter;
+import dev.colloquy.engine.agent.NarrativeGapAgent;
 import dev.colloquy.engine.agent.LanguageStep;
 import dev.colloquy.engine.agent.TranslatedAnswers;
 import dev.colloquy.engine.agent.Memory;
@@ -101,6 +102,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
 
+  private record GapsDetected(NarrativeGapAgent.Detected detected) implements Command {}
+
   private record MemoriesNoted(MemoryExtraction.Noted noted) implements Command {}
 
   /** The tenant's max_tokens and instructions (null: none), asked when the turn starts. */
@@ -162,6 +165,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private int toolRounds;
   private RetrievalResult retrieved = RetrievalResult.empty();
   private List<Gap> gaps = List.of();
+  /** Who found the gaps of a character chat's turn (model or rule) and the traits it established; null otherwise. */
+  private String gapsBy;
+  private com.fasterxml.jackson.databind.node.ObjectNode characterTraits;
   private boolean retrievalEnded;
   /** The history the prompt cannot hold, once decided (null: it all fits), and the summary written for it. */
   private HistoryTrim trim;
@@ -312,6 +318,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
+        .onMessage(GapsDetected.class, this::onGapsDetected)
         .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(ToolsAsked.class, this::onToolsAsked)
@@ -323,6 +330,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(CheckpointDue.class, due -> checkpointIfDue(due.tick()))
         .onMessage(CheckpointJournaled.class, journaled -> {
           checkpoints.journaled(journaled.reservedThrough());
+          agentCalls.checkpointJournaled();
           return checkpointIfDue(false);
         })
         .onMessage(CheckpointSkipped.class, skipped -> {
@@ -424,11 +432,45 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     emit(new StreamEvent.Retrieved(retrieved.passages().stream().map(Citation::of).toList(), retrieved.confidence()));
     gaps = GapDetection.detect(retrieved);
+    if (plan.narrativeState() != null) {
+      detectNarrativeGaps(getContext());
+      return this;
+    }
+    gapsKnown();
+    return this;
+  }
+
+  /** A character chat's gaps come from the gap sub-agent (seed 000), the rule's {@code gaps} as its fallback. */
+  private void detectNarrativeGaps(ActorContext<Command> context) {
+    RunSpec first = plan.runs().getFirst();
+    Optional<ChatModel> model = services.agent().settings().gapsByModel()
+        && !first.model().equals(LlmSettings.OFFLINE_MODEL)
+        ? services.models().find(first.provider(), first.model()).map(ModelCatalog.Entry::chat) : Optional.empty();
+    context.spawn(
+        Behaviors.withMdc(NarrativeGapAgent.Command.class, logContext(plan),
+            NarrativeGapAgent.create(plan.message(), plan.narrativeState(), gaps, model, first.model(),
+                services.agent(), context.messageAdapter(NarrativeGapAgent.Detected.class, GapsDetected::new))),
+        "gap-detection");
+  }
+
+  private Behavior<Command> onGapsDetected(GapsDetected detected) {
+    agentCalls.add(detected.detected().call());
+    gaps = detected.detected().gaps();
+    gapsBy = detected.detected().source();
+    characterTraits = detected.detected().characterTraits();
+    getContext().getLog().info("Gaps detected by {}: {}", gapsBy, gaps.size());
+    if (cancelReason != null) {
+      return finishIfAllEnded(true);
+    }
+    gapsKnown();
+    return this;
+  }
+
+  private void gapsKnown() {
     gaps.forEach(gap -> emit(new StreamEvent.GapFound(gap)));
     decideEscalation(retrieved.confidence());
     retrievalEnded = true;
     startRunsWhenReady();
-    return this;
   }
 
   private Behavior<Command> onMemoryKnown(MemoryKnown known) {
@@ -708,7 +750,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     List<String> recalledIds = recalled == null ? List.of() : recalled.memories().stream().map(Memory::memoryId).toList();
     return routed == null ? null
         : new AgentTrace(routed.intent(), routed.source(), escalation, false, recalledIds, noted == null ? List.of() : noted,
-            agentCalls.list(), language == null ? null : language.language());
+            agentCalls.list(), language == null ? null : language.language(), gapsBy, characterTraits);
   }
 
   /**
@@ -763,7 +805,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private Behavior<Command> checkpointIfDue(boolean tick) {
     if (pendingTerminal == null) {
-      checkpoints.due(tick, outcomes).ifPresent(checkpoint -> session.tell(new Checkpoint(plan.turnId(), checkpoint)));
+      checkpoints.due(tick, outcomes).ifPresent(checkpoint ->
+          session.tell(new Checkpoint(plan.turnId(), checkpoint.withCalls(agentCalls.forCheckpoint()))));
     }
     return this;
   }

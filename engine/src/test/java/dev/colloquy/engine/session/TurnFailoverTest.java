@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.config.AgentSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.agent.AgentServices;
+import dev.colloquy.engine.agent.MemoryStore;
+import dev.colloquy.engine.agent.TenantPolicies;
+import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
@@ -69,9 +76,15 @@ class TurnFailoverTest {
     ColloquySettings parsed = TestEngine.settings(settings);
     ChatModel http = new OpenAiChatModel(parsed.llm(), Executors.newVirtualThreadPerTaskExecutor());
     EngineServices base = TestEngine.services(settings, Map.of("mock", http), new EmptyKnowledgeBase());
+    // The model routes each message, so the turn makes a model call of the agent's own before it answers.
+    AgentServices agent = AgentServices.fixed(TenantConfig.NO_CHANGE);
+    AgentSettings routing = agent.settings();
+    agent = new AgentServices(TenantPolicies.fixed(TenantConfig.NO_CHANGE), new AgentSettings(true,
+        routing.stepTimeout(), routing.egressAllow(), routing.webhooks(), routing.memory()), MemoryStore.none(),
+        Executors.newVirtualThreadPerTaskExecutor());
     EngineServices services = new EngineServices(base.session(), base.llm(), base.models(), base.knowledge(),
         base.turns(), base.metrics(), base.logContent(), base.answerBudgets(), base.instructions(), failover,
-        () -> true);
+        () -> true, agent);
     sessionId = UUID.randomUUID().toString();
     session = EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(sessionId, services, null));
     session.<ChatSession.SessionAnswer>runCommand(replyTo ->
@@ -131,6 +144,8 @@ class TurnFailoverTest {
         .filter(event -> event instanceof ChatSession.TurnFailed).findFirst().orElseThrow();
     assertThat(failed.outcome().runs().getFirst().text()).isEqualTo(text(journaled)).isNotEmpty();
     assertThat(failed.outcome().frames().getLast()).isEqualTo(FrameMark.of(FrameMark.Kind.LOST));
+    assertThat(failed.outcome().agentCalls()).as("the agent's model calls before the crash, billed with the turn")
+        .isNotEmpty().allSatisfy(call -> assertThat(call.usage().promptTokens()).isPositive());
   }
 
   @Test
@@ -161,6 +176,15 @@ class TurnFailoverTest {
     assertThat(seen).startsWith(replayed.subList(0, restartAt).toArray(TurnFrame[]::new));
     assertThat(replayed.subList(restartAt, replayed.size())).isEqualTo(resumed);
     assertThat(session.getState().turn(turnId).orElseThrow().attempts()).hasSize(1);
+
+    // Both attempts are billed: the one cut short for its agent calls, the one that completed for its own.
+    ChatSession.TurnRestarted restarted = (ChatSession.TurnRestarted) events().stream()
+        .filter(event -> event instanceof ChatSession.TurnRestarted).findFirst().orElseThrow();
+    TurnOutcome cutShort = restarted.cutShort().outcome();
+    assertThat(cutShort.agentCalls()).isNotEmpty();
+    TurnOutcome completed = session.getState().turn(turnId).orElseThrow().outcome();
+    Usage billed = session.getState().totals().usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
+    assertThat(billed.promptTokens()).isEqualTo(cutShort.usage().promptTokens() + completed.usage().promptTokens());
   }
 
   private static List<Long> ids(List<TurnFrame> frames) {

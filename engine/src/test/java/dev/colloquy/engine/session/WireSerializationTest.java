@@ -216,6 +216,9 @@ class WireSerializationTest {
         new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(
             List.of(FrameMark.of(FrameMark.Kind.INTENT), FrameMark.of(FrameMark.Kind.ESCALATION)), List.of(""),
             List.of(), List.of(), 0, List.of(), 44, Intent.DOMAIN_QUERY, EscalationReason.USER_REQUESTED, List.of()), AT),
+        new ChatSession.TurnCheckpointed("t1", new TurnProgress.Checkpoint(List.of(FrameMark.of(FrameMark.Kind.INTENT)),
+            List.of(""), List.of(), List.of(), 0, List.of(), 45, Intent.CONVERSATIONAL, null, List.of(), "en",
+            List.of(new AgentCall(AgentCall.ROUTING, "openai-compatible", "m", new Usage(12, 3, 0.001)))), AT),
         new ChatSession.TurnRestarted("t1", new TurnAttempt(List.of(new RunSpec("r1", "p", "m")),
             new TurnOutcome(List.of(RUN), List.of(), 0, List.of(), List.of(FrameMark.of(FrameMark.Kind.STARTED),
                 FrameMark.of(FrameMark.Kind.LOST)), 0), 43, "node_lost"), List.of(new RunSpec("r9", "p", "m")), AT),
@@ -448,6 +451,20 @@ class WireSerializationTest {
     assertThat(read.calls()).isEmpty();
     assertThat(read.language()).isNull();
     assertThat(read.callUsage()).isEqualTo(Usage.NONE);
+    assertThat(read.gapsBy()).as("journaled before gap detection was recorded").isNull();
+    assertThat(read.characterTraits()).isNull();
+  }
+
+  @Test
+  void aTraceKeepsWhoDetectedTheGapsAndTheCharacterTraits() {
+    var traits = JsonNodeFactory.instance.objectNode().put("eye colour", "green").put("home", "Lisbon");
+    AgentTrace trace = new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.BY_MODEL, null, false, List.of(), List.of(),
+        List.of(new AgentCall(AgentCall.GAP_DETECTION, "mock", "mock-small", new Usage(40, 12, 0))), "en",
+        AgentTrace.BY_MODEL, traits);
+
+    serialization.verifySerialization(trace, true);
+    serialization.verifySerialization(new AgentTrace(Intent.DOMAIN_QUERY, AgentTrace.OFFLINE, null, false, List.of(),
+        List.of(), List.of(), null, AgentTrace.BY_RULE, null), true);
   }
 
   /** An opening as journaled before chats had characters. */

@@ -48,9 +48,14 @@ final class ReadModelUpdates {
       case ChatSession.TurnCancelled e -> turnEnded(e.outcome(), e.at());
       case ChatSession.NarrativeStateMerged e -> { }
       case ChatSession.HistorySummarized e -> { }
-      // A turn's progress and restarts show in the read tables once it ends, with its outcome.
+      // A turn's progress shows in the read tables once it ends, with its outcome; an attempt cut short
+      // by a lost node is billed for what it used (streamed tokens, the agent's calls) when the turn restarts.
       case ChatSession.TurnCheckpointed e -> { }
-      case ChatSession.TurnRestarted e -> { }
+      case ChatSession.TurnRestarted e -> {
+        if (e.cutShort() != null) {
+          turnEnded(e.cutShort().outcome(), e.at());
+        }
+      }
       case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionClosed e -> closed(e);
       case ChatSession.SessionDeleted e -> deleted(e);

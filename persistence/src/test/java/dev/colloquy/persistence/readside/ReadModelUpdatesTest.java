@@ -13,6 +13,7 @@ import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.SessionSummary;
+import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
@@ -243,6 +244,27 @@ class ReadModelUpdatesTest {
         .containsExactly(
             usageRow("openai-compatible", "gpt-main", 180, 31),
             usageRow("openai-compatible", "gpt-mini", 40, 5));
+  }
+
+  @Test
+  void aTurnRunAgainAfterALostNodeIsBilledForTheAttemptCutShortToo() throws SQLException {
+    TurnOutcome cutShort = new TurnOutcome(List.of(run("r-main", "openai-compatible", "gpt-main",
+        RunOutcome.Status.CANCELLED, "Thir", new Usage(0, 2, 0.00002, true))), List.of(), 0, List.of(), List.of(), 0,
+        new AgentTrace(Intent.DOMAIN_QUERY, null, null, false, List.of(), List.of(), List.of(
+            new AgentCall(AgentCall.ROUTING, "openai-compatible", "gpt-main", new Usage(60, 1, 0.0001))), null));
+    TurnOutcome answered = outcome(run("r-again", "openai-compatible", "gpt-main", RunOutcome.Status.COMPLETED,
+        "Thirty days.", MAIN_USAGE));
+
+    apply(opened(), accepted("t-1", "m-user"),
+        new ChatSession.TurnRestarted("t-1", new TurnAttempt(List.of(new RunSpec("r-main", "openai-compatible",
+            "gpt-main")), cutShort, 40, "node_lost"), List.of(new RunSpec("r-again", "openai-compatible", "gpt-main")),
+            ENDED),
+        new ChatSession.TurnCompleted("t-1", "m-answer", answered, ENDED));
+
+    assertThat(row("SELECT turn_count, prompt_tokens, completion_tokens FROM sessions WHERE session_id = ?"))
+        .containsExactly(entry("turn_count", 1), entry("prompt_tokens", 180L), entry("completion_tokens", 33L));
+    assertThat(rows("SELECT provider, model, prompt_tokens, completion_tokens FROM session_usage WHERE session_id = ?"))
+        .containsExactly(usageRow("openai-compatible", "gpt-main", 180, 33));
   }
 
   private static ChatSession.SessionOpened opened() {

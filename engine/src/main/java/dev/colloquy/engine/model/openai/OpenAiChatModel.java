@@ -129,6 +129,9 @@ public final class OpenAiChatModel implements ChatModel {
     if (!request.tools().isEmpty() || !request.exchanges().isEmpty()) {
       ToolMessages.add(params, request);
     }
+    if (request.responseSchema() != null) {
+      params.responseFormat(StructuredOutput.format(request.responseSchema()));
+    }
     return params.build();
   }
 
