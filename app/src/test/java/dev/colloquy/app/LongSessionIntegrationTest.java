@@ -88,6 +88,27 @@ class LongSessionIntegrationTest {
     }
   }
 
+  @Test
+  void aForkInheritingTurnsNoLongerKeptIsRefusedNamingWhyAndOneAtTheFirstTurnStartsEmpty() throws Exception {
+    for (int atTurn : new int[] {2, 11, 60, 61}) {
+      Api.Response refused = app.api().post("/v1/sessions/" + sessionId + "/fork", "{\"at_turn\": " + atTurn + "}");
+      assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+      JsonNode error = refused.json().path("error");
+      assertThat(error.path("code").asText()).isEqualTo("INVALID_FORK_POINT");
+      assertThat(error.path("message").asText()).contains("newest 50 turns, from turn 11 on", "only be at_turn 1");
+      assertThat(error.path("trace_id").asText()).isNotBlank();
+    }
+
+    Api.Response forked = app.api().post("/v1/sessions/" + sessionId + "/fork", "{\"at_turn\": 1}");
+    assertThat(forked.status()).as(forked.body()).isEqualTo(201);
+    assertThat(forked.json().path("inherited_turns").asInt()).isZero();
+    assertThat(forked.json().path("at_turn_message").isNull()).as("turn 1 is no longer kept: not turn 11's message")
+        .isTrue();
+    JsonNode fork = app.api().session(forked.json().path("session_id").asText());
+    assertThat(fork.path("messages")).isEmpty();
+    assertThat(fork.path("persona")).isEqualTo(app.api().session(sessionId).path("persona"));
+  }
+
   /** The whole history, following next_before from the newest page of {@code limit} messages. */
   private static List<JsonNode> history(int limit) throws Exception {
     List<JsonNode> newestFirst = new ArrayList<>();

@@ -63,6 +63,48 @@ class TwoNodeLargeRepliesIntegrationTest {
     assertThat(cluster.hostedSessions(1)).as("the session stayed on the other node").contains(sessionId);
   }
 
+  /**
+   * Turns whose answers pass the limit fail keeping the 2 MiB they streamed, which every view of the
+   * session carries in its turns: a page holds as many of them as its budget allows, so the session,
+   * its support transcript and its fan-out conversation still cross nodes (three such turns would
+   * not fit one frame).
+   */
+  @Test
+  void aSessionOfAnswersCutAtTheLimitReadsBackAPageAcrossNodesInEveryDialect() throws Exception {
+    Api api = cluster.api(0);
+    String sessionId = openOnTheOtherNode(api, "A plain persona", Api.JSON.createObjectNode());
+    cluster.mock().reconfigure(MODEL.withTokens(40));
+    try {
+      for (int turn = 1; turn <= 3; turn++) {
+        Api.Response cut = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Question " + turn));
+        assertThat(cut.json().path("error").path("code").asText()).as(cut.body()).isEqualTo("ALL_RUNS_FAILED");
+        assertThat(cut.json().path("error").path("message").asText()).contains("MODEL_ANSWER_TOO_LARGE");
+      }
+    } finally {
+      cluster.mock().reconfigure(MODEL);
+    }
+
+    Api.Response session = api.get("/v1/sessions/" + sessionId);
+    assertThat(session.status()).as(session.body()).isEqualTo(200);
+    assertThat(session.json().path("messages")).extracting(m -> m.path("content").asText()).containsExactly("Question 3");
+    Api.Response older = api.get("/v1/sessions/" + sessionId + "?before=" + session.json().path("next_before").asText());
+    assertThat(older.json().path("messages")).extracting(m -> m.path("content").asText()).containsExactly("Question 2");
+
+    Api.Response transcript = api.send("GET", "/v1/session/" + sessionId + "/transcript", null, "X-API-Key", api.apiKey());
+    assertThat(transcript.status()).as(transcript.body()).isEqualTo(200);
+    assertThat(transcript.json().path("messages")).extracting(m -> m.path("content").asText()).containsExactly("Question 3");
+
+    Api.Response conversation = api.get("/v1/conversations/" + sessionId);
+    assertThat(conversation.status()).as(conversation.body()).isEqualTo(200);
+    JsonNode turns = conversation.json().path("turns");
+    assertThat(turns).hasSize(1);
+    JsonNode response = turns.get(0).path("agentResponses").get(0);
+    assertThat(response.path("status").asText()).isEqualTo("failed");
+    assertThat((long) response.path("text").asText().getBytes(StandardCharsets.UTF_8).length)
+        .isGreaterThan(OpenAiChatModel.MAX_ANSWER_BYTES - 100_000).isLessThanOrEqualTo(OpenAiChatModel.MAX_ANSWER_BYTES);
+    assertThat(cluster.hostedSessions(1)).as("the session stayed on the other node").contains(sessionId);
+  }
+
   /** Opens sessions with client-chosen ids through node 0 until sharding places one on node 1. */
   private static String openOnTheOtherNode(Api api, String persona, JsonNode metadata) throws Exception {
     for (int attempt = 0; attempt < 64; attempt++) {

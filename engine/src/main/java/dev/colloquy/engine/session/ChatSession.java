@@ -195,7 +195,7 @@ public final class ChatSession
   /**
    * How a fork starts: the original's opening (its owner, persona, metadata, character) and what the
    * fork inherits; {@code atTurnMessage} is the message of turn {@code atTurn}, null when the fork is
-   * at the end of the session.
+   * at the end of the session or that turn is no longer kept (a long session's turn 1).
    */
   public record ForkSource(SessionOpened opened, SessionForked forked, String atTurnMessage) implements ForkAnswer {}
 

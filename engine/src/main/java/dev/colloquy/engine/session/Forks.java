@@ -43,7 +43,9 @@ final class Forks {
         state.userId(), state.persona(), state.metadata(), state.createdAt(), state.characterId(), state.context());
     ChatSession.SessionForked forked = new ChatSession.SessionForked(state.sessionId(), atTurn, state.title(),
         inherited, narrativeAfter(state, inherited), Instant.now());
-    String atTurnMessage = atTurn <= turns.size() ? turns.get(atTurn - 1).message() : null;
+    // Turn atTurn by its number: a long session's kept turns start later than its first.
+    String atTurnMessage = turns.stream().filter(turn -> turn.ordinal() == atTurn).findFirst()
+        .map(TurnRecord::message).orElse(null);
     return new ChatSession.ForkSource(opened, forked, atTurnMessage);
   }
 

@@ -17,8 +17,11 @@ import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -301,6 +304,8 @@ public record SessionState(
   /**
    * The session with a page of at most {@code limit} messages: the newest, or those just before the
    * message {@code beforeMessageId}; at most {@link #PAGE_BYTES} of text beyond the first message.
+   * The text of a paged turn's runs that are no message (failed or cancelled ones keep what they had
+   * streamed, up to a whole answer each) travels with the page in its turns, so it counts too.
    * Where the kept turns do not reach, the page says so (see {@link SessionView.Page}).
    */
   public SessionView view(String beforeMessageId, int limit) {
@@ -312,11 +317,18 @@ public record SessionState(
         return view(List.of(), new SessionView.Page(false, null, true));
       }
     }
+    Map<String, Long> runTextOutsideMessages = new HashMap<>();
+    for (TurnRecord turn : turns) {
+      runTextOutsideMessages.put(turn.turnId(), runTextOutsideMessages(turn));
+    }
     int start = end;
     long bytes = 0;
     boolean full = false;
     while (start > 0 && !full) {
-      long size = weight(kept.get(start - 1));
+      SessionView.MessageView message = kept.get(start - 1);
+      // A turn's runs join the page with its first message there (its newest).
+      Long runText = runTextOutsideMessages.remove(message.turnId());
+      long size = weight(message) + (runText == null ? 0 : runText);
       if (start < end && bytes + size > PAGE_BYTES) {
         full = true;
       } else {
@@ -366,6 +378,24 @@ public record SessionState(
       }
     }
     return messages;
+  }
+
+  /** The UTF-8 length of the text of {@code turn}'s runs that is not in one of its messages. */
+  private static long runTextOutsideMessages(TurnRecord turn) {
+    if (turn.outcome() == null) {
+      return 0;
+    }
+    Set<String> answered = new HashSet<>();
+    if (turn.status() == TurnStatus.COMPLETED) {
+      turn.outcome().answers(turn.assistantMessageId()).forEach(answer -> answered.add(answer.run().runId()));
+    }
+    long bytes = 0;
+    for (RunOutcome run : turn.outcome().runs()) {
+      if (!answered.contains(run.runId())) {
+        bytes += run.text() == null ? 0 : Utf8.length(run.text());
+      }
+    }
+    return bytes;
   }
 
   /** What a message weighs in a page: its text and its citations' names, in UTF-8. */

@@ -115,6 +115,29 @@ class LongSessionStateTest {
   }
 
   @Test
+  void theTextOfRunsThatAreNoMessageCountsTowardsThePage() {
+    // Turns cut off at the answer limit keep what they streamed; the view carries it in its turns.
+    String streamed = "y".repeat((int) (SessionState.PAGE_BYTES * 6 / 10));
+    SessionState state = opened();
+    for (int turn = 1; turn <= 5; turn++) {
+      RunOutcome cut = new RunOutcome("r-" + turn, "p", "m", RunOutcome.Status.FAILED, streamed + turn,
+          new Usage(10, 5, 0.01), 1, "MODEL_ANSWER_TOO_LARGE", "cut off");
+      state = state.apply(accepted(turn)).apply(new ChatSession.TurnFailed("turn-" + turn, "MODEL_ANSWER_TOO_LARGE",
+          "cut off", new TurnOutcome(List.of(cut), List.of(), 0.5, List.of(), List.of(), 1), START.plusSeconds(2L * turn)));
+    }
+
+    SessionView newest = state.view();
+    assertThat(newest.messages()).extracting(SessionView.MessageView::content).containsExactly("question 5");
+    assertThat(newest.turns()).extracting(SessionView.TurnView::turnId).containsExactly("turn-5");
+    assertThat(newest.page().earlier()).isTrue();
+    SessionView before = state.view(newest.messages().getFirst().messageId(), SessionState.MAX_PAGE_MESSAGES);
+    assertThat(before.messages()).extracting(SessionView.MessageView::content).containsExactly("question 4");
+    long carried = before.turns().stream().flatMap(turn -> turn.outcomes().stream())
+        .mapToLong(run -> run.text().length()).sum();
+    assertThat(carried).isLessThanOrEqualTo(SessionState.PAGE_BYTES);
+  }
+
+  @Test
   void aSnapshotFromBeforeTheTotalsIsNumberedTotalledAndCut() {
     List<TurnRecord> everyTurn = new ArrayList<>();
     for (int turn = 1; turn <= 70; turn++) {
