@@ -49,13 +49,13 @@ import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.Database;
-import dev.colloquy.persistence.JdbcJournalPurger;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
 import dev.colloquy.persistence.dialect.JdbcTurnSessions;
 import dev.colloquy.persistence.readside.JdbcBillingRecords;
 import dev.colloquy.persistence.readside.JdbcChatListing;
+import dev.colloquy.persistence.readside.JdbcMessageHistory;
 import dev.colloquy.persistence.readside.JdbcSessionListing;
 import dev.colloquy.persistence.readside.JdbcTenantUsage;
 import dev.colloquy.persistence.readside.SessionProjection;
@@ -141,10 +141,10 @@ public final class Colloquy implements AutoCloseable {
       MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
       TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
           settings.session().idleTimeout().toSeconds(), models.defaultModel());
+      ConfiguredAnswerBudgets tenantSettings =
+          new ConfiguredAnswerBudgets(system, settings.http().askTimeout(), settings.limits().maxTokens());
       EngineServices services = new EngineServices(settings.session(), settings.llm(), models,
-          knowledge.search(), new JdbcJournalPurger(database.dataSource(), blocking), turns, operations.metrics(),
-          !settings.production(), new ConfiguredAnswerBudgets(system, settings.http().askTimeout(),
-              settings.limits().maxTokens()),
+          knowledge.search(), turns, operations.metrics(), !settings.production(), tenantSettings, tenantSettings,
           new ConfiguredFailoverPolicy(system, settings.http().askTimeout()), operations.journal(),
           new AgentServices(new ConfiguredPolicies(system, settings.http().askTimeout(), tenantDefaults),
               settings.agent(), memories, blocking, LinguaLanguageDetection.of(settings.language())));
@@ -181,7 +181,8 @@ public final class Colloquy implements AutoCloseable {
           settings.edge(), settings.http(), operations.metrics(), admission);
       SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics(), admission);
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(gateway, settings.http(), operations.metrics(), admission),
+          new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
+              operations.metrics(), admission),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),
           new HealthRoutes(system, operations.journal(), () -> !turns.draining()),

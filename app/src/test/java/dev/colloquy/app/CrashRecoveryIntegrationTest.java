@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.Database;
 import dev.colloquy.persistence.LeftoverPostmaster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,7 +136,8 @@ class CrashRecoveryIntegrationTest {
     List<String> pidFile = Files.readAllLines(pgData.resolve("postmaster.pid"));
     String url = "jdbc:postgresql://localhost:" + pidFile.get(3).strip() + "/postgres";
     List<Long> sequenceNumbers = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(url, "postgres", "postgres");
+    String password = Files.readString(pgData.resolveSibling(Database.PASSWORD_FILE)).strip();
+    try (Connection connection = DriverManager.getConnection(url, "postgres", password);
         PreparedStatement query = connection.prepareStatement(
             "SELECT sequence_number FROM event_journal WHERE persistence_id = ? ORDER BY ordering")) {
       query.setString(1, persistenceId);

@@ -45,18 +45,30 @@ class MemoryIntegrationTest {
     return answered.json();
   }
 
-  /** The system text of the model call that answered {@code message} (not the agent's own calls). */
-  private static String promptOf(String message) {
+  /** The messages of the model call that answered {@code message} (not the agent's own calls). */
+  private static JsonNode callFor(String message) {
     List<JsonNode> asked = app.mock().stats().chatRequests();
     for (int i = asked.size() - 1; i >= 0; i--) {
       JsonNode messages = asked.get(i).path("messages");
       if (messages.get(messages.size() - 1).path("content").asText().equals(message)) {
-        StringBuilder system = new StringBuilder();
-        messages.forEach(m -> system.append(m.path("role").asText().equals("system") ? m.path("content").asText() : ""));
-        return system.toString();
+        return messages;
       }
     }
     throw new AssertionError("the model was not asked: " + message);
+  }
+
+  /** Everything the model was told with {@code message}: system message, data, history. */
+  private static String promptOf(String message) {
+    StringBuilder text = new StringBuilder();
+    callFor(message).forEach(m -> text.append(m.path("content").asText()).append('\n'));
+    return text.toString();
+  }
+
+  /** The system message of that call: the operator's instructions only. */
+  private static String systemOf(String message) {
+    StringBuilder system = new StringBuilder();
+    callFor(message).forEach(m -> system.append(m.path("role").asText().equals("system") ? m.path("content").asText() : ""));
+    return system.toString();
   }
 
   private static List<String> memories(String key, String user, String of) throws Exception {
@@ -79,8 +91,10 @@ class MemoryIntegrationTest {
 
     String second = sessionOf(key, "priya");
     turn(key, "priya", second, "How will you contact me about my order?");
+    // Remembered facts come from the user's own words: they reach the model as data, never as instructions.
     assertThat(promptOf("How will you contact me about my order?"))
-        .contains("What you know about this user").contains("The user prefers email updates");
+        .contains("<user_memory>\nThe user prefers email updates\n</user_memory>");
+    assertThat(systemOf("How will you contact me about my order?")).doesNotContain("email");
 
     String otherUser = sessionOf(key, "rahul");
     turn(key, "rahul", otherUser, "How will you contact me about my refund?");
@@ -128,8 +142,9 @@ class MemoryIntegrationTest {
 
     turn(key, "meera", sessionOf(key, "meera"), "Which plan am I on right now?");
 
-    assertThat(promptOf("Which plan am I on right now?")).contains("- Plan: pro")
-        .contains("{\"orders_this_month\":4}").contains("{\"channel\":\"sms\"}");
+    assertThat(promptOf("Which plan am I on right now?")).contains("<user_context>\nPlan: pro\n")
+        .contains("Usage: {\"orders_this_month\":4}").contains("Preferences: {\"channel\":\"sms\"}");
+    assertThat(systemOf("Which plan am I on right now?")).doesNotContain("orders_this_month").doesNotContain("sms");
   }
 
   @Test

@@ -92,9 +92,12 @@ class OpenAiDialectIntegrationTest {
     assertThat(extension.path("citations").isArray()).isTrue();
 
     JsonNode asked = app.alpha().stats().chatRequests().getLast();
-    assertThat(asked.path("messages").get(0).path("content").asText()).startsWith("You are terse.");
-    assertThat(asked.path("messages").findValuesAsText("content"))
-        .endsWith("My name is Ada.", "Hello, Ada.", "What is my name?");
+    List<String> contents = asked.path("messages").findValuesAsText("content");
+    // A client's system messages become the session's persona, which the model gets as data, not as instructions.
+    assertThat(contents.getFirst()).doesNotContain("You are terse.");
+    assertThat(contents).containsSubsequence("My name is Ada.", "Hello, Ada.", "What is my name?")
+        .endsWith("What is my name?");
+    assertThat(contents.get(contents.size() - 2)).contains("<session_persona>\nYou are terse.\n</session_persona>");
     assertThat(app.api().session(sessionId).path("persona").asText()).isEqualTo("You are terse.");
   }
 
@@ -173,6 +176,28 @@ class OpenAiDialectIntegrationTest {
     assertOpenAiError(complete("{\"model\": \"mock\", \"n\": 2, \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"),
         400, "invalid_request_error", "unsupported_value", "n");
     assertOpenAiError(complete("{not json"), 400, "invalid_request_error", "invalid_json", null);
+  }
+
+  @Test
+  void aConversationOrSystemPromptBeyondWhatASessionKeepsIsRefused() throws Exception {
+    String turn = "x".repeat(30_000);
+    List<String> roles = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      roles.addAll(List.of("user", turn, "assistant", turn));
+    }
+    roles.addAll(List.of("user", "And now?"));
+    Credentialed.Reply tooLong = complete(body("mock", false, roles.toArray(String[]::new)));
+    assertOpenAiError(tooLong, 400, "invalid_request_error", "context_length_exceeded", "messages");
+    assertThat(tooLong.body()).contains("300000 bytes", "131072");
+
+    Credentialed.Reply tooManyInstructions = complete(body("mock", false, "system", "y".repeat(5_000),
+        "developer", "z".repeat(5_000), "user", "hi"));
+    assertOpenAiError(tooManyInstructions, 400, "invalid_request_error", "context_length_exceeded", "messages");
+    assertThat(tooManyInstructions.body()).contains("10000 characters", "8000");
+
+    Credentialed.Reply fits = complete(body("mock", false, "system", "y".repeat(8_000), "user", turn, "assistant", turn,
+        "user", "And now?"));
+    assertThat(fits.status()).as(fits.body()).isEqualTo(200);
   }
 
   @Test

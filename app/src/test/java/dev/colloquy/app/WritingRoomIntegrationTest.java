@@ -343,14 +343,16 @@ class WritingRoomIntegrationTest {
     return app.mock().stats().chatRequests().stream()
         .filter(request -> request.path("messages").get(request.path("messages").size() - 1).path("content").asText()
             .equals(message))
-        .filter(request -> request.path("messages").get(0).path("content").asText()
-            .startsWith("You are " + CHARACTER + ","))
+        // The character is the chat's persona, which the model reads in the data block before the message.
+        .filter(request -> request.path("messages").valueStream().anyMatch(m -> m.path("content").asText()
+            .contains("<session_persona>\nYou are " + CHARACTER + ",")))
         .reduce((a, b) -> b).orElseThrow(() -> new AssertionError("the model was not asked: " + message));
   }
 
   private static List<String> storyMessages(JsonNode request) {
     return request.path("messages").valueStream()
-        .filter(m -> m.path("role").asText().equals("system") && m.path("content").asText().contains("<data>"))
+        .filter(m -> m.path("role").asText().equals("system")
+            && m.path("content").asText().startsWith("The story state kept for this chat"))
         .map(m -> m.path("content").asText()).toList();
   }
 

@@ -7,5 +7,6 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks of the running engine; see the subcommands.",
     subcommands = {StreamingBench.class, RetrievalBench.class, SessionHeapBench.class, RecoveryBench.class,
-        JournalBench.class, AuthBench.class, SupportEvalBench.class, StartupBench.class, FailoverBench.class})
+        JournalBench.class, AuthBench.class, ChaosBench.class, UnknownSessionsBench.class,
+        SupportEvalBench.class, StartupBench.class, FailoverBench.class})
 public final class BenchCommand implements ContributedCommand {}

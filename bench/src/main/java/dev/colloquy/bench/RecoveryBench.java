@@ -2,6 +2,7 @@ package dev.colloquy.bench;
 
 import dev.colloquy.app.Colloquy;
 import dev.colloquy.app.LiveSessions;
+import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.session.ChatSession;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,7 +31,9 @@ import picocli.CommandLine.Option;
  * sharding reports the session out of memory, send it a {@code Get} through sharding and time the
  * reply, which comes once the entity has loaded its latest snapshot and replayed the events after it.
  * Each round recovers every session with the snapshots the entity took while it ran, then with the
- * snapshots set aside, so that it replays the whole journal. The first rounds are a warm-up.
+ * snapshots set aside, so that it replays the whole journal. The first rounds are a warm-up. Each row
+ * also gives the size of the session's latest snapshot, and the last line compares the largest
+ * session's recovery with snapshots to the smallest one's.
  */
 @Command(name = "recovery", mixinStandardHelpOptions = true,
     description = "Time to bring a passivated session with N events back into memory, with and without snapshots; prints Markdown.")
@@ -44,17 +47,22 @@ final class RecoveryBench implements Callable<Integer> {
       description = "Events per session (rounded up to whole turns) (default ${DEFAULT-VALUE})")
   List<Integer> events;
 
+  @Option(names = "--turns", split = ",", paramLabel = "N",
+      description = "Turns per session instead of events, e.g. 100,10000 (a turn journals 3 events)")
+  List<Integer> turns;
+
   @Option(names = "--repetitions", defaultValue = "10", description = "Timed recoveries per session and mode (default ${DEFAULT-VALUE})")
   int repetitions;
 
   @Option(names = "--snapshot-every", defaultValue = "100", description = "The node's snapshot interval in events (default ${DEFAULT-VALUE})")
   int snapshotEvery;
 
-  record Row(long events, String mode, long snapshotAt, List<Long> micros, String load) {
+  record Row(long events, long turns, String mode, long snapshotAt, long snapshotBytes, List<Long> micros,
+      String load) {
 
     static String header() {
-      return "| events | snapshots | latest snapshot at | events replayed | recoveries | median | p90 | min | max | load (1/5/15 min) |\n"
-          + "|---|---|---|---|---|---|---|---|---|---|";
+      return "| events | turns | snapshots | latest snapshot at | its size | events replayed | recoveries | median | p90 | min | max | load (1/5/15 min) |\n"
+          + "|---|---|---|---|---|---|---|---|---|---|---|---|";
     }
 
     double percentile(double p) {
@@ -63,8 +71,9 @@ final class RecoveryBench implements Callable<Integer> {
     }
 
     String markdown() {
-      return String.format("| %,d | %s | %s | %,d | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %s |",
-          events, mode, snapshotAt == 0 ? "—" : String.format("%,d", snapshotAt), events - snapshotAt, micros.size(),
+      return String.format("| %,d | %,d | %s | %s | %s | %,d | %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %s |",
+          events, turns, mode, snapshotAt == 0 ? "—" : String.format("%,d", snapshotAt),
+          snapshotAt == 0 ? "—" : String.format("%,d B", snapshotBytes), events - snapshotAt, micros.size(),
           percentile(50), percentile(90), percentile(0.0001), percentile(100), load);
     }
   }
@@ -73,17 +82,29 @@ final class RecoveryBench implements Callable<Integer> {
   public Integer call() throws Exception {
     try (BenchNode node = BenchNode.start(Map.of(
         "colloquy.session.passivation-timeout", "1s",
-        "colloquy.session.snapshot-every", snapshotEvery))) {
+        "colloquy.session.snapshot-every", snapshotEvery,
+        "colloquy.session.max-turns", SessionSettings.MAX_TURNS))) {
       System.out.println(Machine.describe(node.colloquy().database().embedded()));
       long started = System.nanoTime();
-      Map<String, Long> sessions = writeSessions(node.colloquy(), events);
+      List<Integer> sizes = turns == null ? events : turns.stream().map(t -> 3 * t + 2).toList();
+      Map<String, Long> sessions = writeSessions(node.colloquy(), sizes);
       System.out.printf("%nWrote %,d events in %d sessions through real turns in %.1f s (load %s); snapshot every %d events.%n%n",
           sessions.values().stream().mapToLong(Long::longValue).sum(), sessions.size(),
           (System.nanoTime() - started) / 1e9, Machine.load(), snapshotEvery);
       System.out.println(Row.header());
-      for (Row row : measure(node.colloquy(), sessions, repetitions)) {
+      List<Row> rows = measure(node.colloquy(), sessions, repetitions);
+      for (Row row : rows) {
         System.out.println(row.markdown());
       }
+      List<Row> withSnapshots = rows.stream().filter(row -> row.mode().equals("yes") && row.snapshotBytes() > 0).toList();
+      if (withSnapshots.size() < 2) {
+        return 0;
+      }
+      Row smallest = withSnapshots.getFirst();
+      Row largest = withSnapshots.getLast();
+      System.out.printf("%nWith snapshots, the %,d-turn session recovers in %.2f× the median time of the %,d-turn one;"
+          + " its latest snapshot is %.2f× the size.%n", largest.turns(), largest.percentile(50) / smallest.percentile(50),
+          smallest.turns(), (double) largest.snapshotBytes() / Math.max(1, smallest.snapshotBytes()));
     }
     return 0;
   }
@@ -117,8 +138,10 @@ final class RecoveryBench implements Callable<Integer> {
 
   static List<Row> measure(Colloquy colloquy, Map<String, Long> sessions, int repetitions) throws Exception {
     Map<String, Long> snapshotAt = new LinkedHashMap<>();
+    Map<String, Long> snapshotBytes = new LinkedHashMap<>();
     for (String sessionId : sessions.keySet()) {
       snapshotAt.put(sessionId, maxSequenceNr(colloquy, "snapshot", sessionId));
+      snapshotBytes.put(sessionId, latestSnapshotBytes(colloquy, sessionId));
     }
     Map<String, List<Long>> withSnapshots = new LinkedHashMap<>();
     Map<String, List<Long>> withoutSnapshots = new LinkedHashMap<>();
@@ -132,8 +155,10 @@ final class RecoveryBench implements Callable<Integer> {
     List<Row> rows = new ArrayList<>();
     for (String sessionId : sessions.keySet()) {
       long events = sessions.get(sessionId);
-      rows.add(new Row(events, "yes", snapshotAt.get(sessionId), withSnapshots.get(sessionId), load));
-      rows.add(new Row(events, "none", 0, withoutSnapshots.get(sessionId), load));
+      long turns = (events - 2) / 3;
+      rows.add(new Row(events, turns, "yes", snapshotAt.get(sessionId), snapshotBytes.get(sessionId),
+          withSnapshots.get(sessionId), load));
+      rows.add(new Row(events, turns, "none", 0, 0, withoutSnapshots.get(sessionId), load));
     }
     return rows;
   }
@@ -189,6 +214,17 @@ final class RecoveryBench implements Callable<Integer> {
       try (ResultSet rows = query.executeQuery()) {
         rows.next();
         return rows.getLong(1);
+      }
+    }
+  }
+
+  private static long latestSnapshotBytes(Colloquy colloquy, String sessionId) throws Exception {
+    try (Connection connection = colloquy.database().dataSource().getConnection();
+        PreparedStatement query = connection.prepareStatement("SELECT coalesce(octet_length(snapshot_payload), 0) "
+            + "FROM snapshot WHERE persistence_id = ? ORDER BY sequence_number DESC LIMIT 1")) {
+      query.setString(1, ChatSession.persistenceId(sessionId).id());
+      try (ResultSet rows = query.executeQuery()) {
+        return rows.next() ? rows.getLong(1) : 0;
       }
     }
   }

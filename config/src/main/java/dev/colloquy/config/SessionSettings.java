@@ -14,7 +14,15 @@ public record SessionSettings(
     int retrievalLimit,
     Duration retrievalTimeout,
     Duration idleCheckInterval,
+    int maxTurns,
     Checkpoint checkpoint) {
+
+  /**
+   * The largest history window: a session keeps its newest 50 turns in memory (SessionState.TURNS_KEPT),
+   * so at most 100 messages of history can come from them.
+   */
+  public static final int MAX_HISTORY_WINDOW = 100;
+  public static final int MAX_TURNS = 1_000_000;
 
   /**
    * A running turn journals what it has streamed every {@code frames} frames or every {@code interval},
@@ -39,10 +47,11 @@ public record SessionSettings(
         reader.oneOf("colloquy.session.busy-policy", BusyPolicy.class),
         reader.intInRange("colloquy.session.max-queued-turns", 1, 1000),
         reader.intInRange("colloquy.session.snapshot-every", 1, 100_000),
-        reader.intInRange("colloquy.session.history-window", 0, 1000),
+        reader.intInRange("colloquy.session.history-window", 0, MAX_HISTORY_WINDOW),
         reader.intInRange("colloquy.session.retrieval-limit", 1, 100),
         reader.positiveDuration("colloquy.session.retrieval-timeout"),
         reader.positiveDuration("colloquy.session.idle-check-interval"),
+        reader.intInRange("colloquy.session.max-turns", 1, MAX_TURNS),
         new Checkpoint(reader.intInRange("colloquy.session.checkpoint.frames", 1, 100_000),
             reader.positiveDuration("colloquy.session.checkpoint.interval")));
   }

@@ -36,6 +36,7 @@ final class SettingsReader {
           Map.entry("colloquy.session.passivation-timeout", "COLLOQUY_PASSIVATION_TIMEOUT"),
           Map.entry("colloquy.session.disconnect-grace", "COLLOQUY_DISCONNECT_GRACE"),
           Map.entry("colloquy.session.busy-policy", "COLLOQUY_BUSY_POLICY"),
+          Map.entry("colloquy.session.max-turns", "COLLOQUY_MAX_TURNS_PER_SESSION"),
           Map.entry("colloquy.admin.token", "COLLOQUY_ADMIN_TOKEN"),
           Map.entry("colloquy.auth.jwt.secret", "COLLOQUY_JWT_SECRET"),
           Map.entry("colloquy.auth.jwt.jwks-url", "COLLOQUY_JWT_JWKS_URL"),
@@ -153,9 +154,16 @@ final class SettingsReader {
   }
 
   long bytes(String key, long min) {
+    return bytes(key, min, Long.MAX_VALUE);
+  }
+
+  long bytes(String key, long min, long max) {
     long value = read(key, () -> config.getBytes(key));
     if (value < min) {
       throw invalid(key, "must be at least " + min + " bytes, was " + value);
+    }
+    if (value > max) {
+      throw invalid(key, "must be at most " + max + " bytes, was " + value);
     }
     return value;
   }

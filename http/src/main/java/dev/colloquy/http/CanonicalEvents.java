@@ -1,5 +1,6 @@
 package dev.colloquy.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RunOutcome;
@@ -18,9 +19,15 @@ public final class CanonicalEvents {
 
   private CanonicalEvents() {}
 
-  record UsageJson(long promptTokens, long completionTokens, long totalTokens, double costUsd) {
+  /**
+   * {@code estimated}: counted by Colloquy because the provider reported no usage; absent where it is
+   * not known (the session list's totals).
+   */
+  record UsageJson(long promptTokens, long completionTokens, long totalTokens, double costUsd,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean estimated) {
     static UsageJson toApi(Usage usage) {
-      return new UsageJson(usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), usage.costUsd());
+      return new UsageJson(usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), usage.costUsd(),
+          usage.estimated());
     }
   }
 

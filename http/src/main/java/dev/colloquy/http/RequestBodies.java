@@ -17,6 +17,9 @@ final class RequestBodies {
 
   static final int MAX_IDEMPOTENCY_KEY = 255;
   static final int MAX_PERSONA = 8_000;
+  /** A session's metadata, as compact JSON in UTF-8, and how deep its objects and arrays may nest. */
+  static final int MAX_METADATA_BYTES = 16 * 1024;
+  static final int MAX_METADATA_DEPTH = 8;
 
   record NewSession(Optional<String> sessionId, String persona, JsonNode metadata) {}
 
@@ -54,6 +57,10 @@ final class RequestBodies {
       metadata = Json.MAPPER.createObjectNode();
     } else if (!metadata.isObject()) {
       throw invalid("metadata", "must be a JSON object");
+    } else if (depth(metadata) > MAX_METADATA_DEPTH) {
+      throw invalid("metadata", "must not nest objects and arrays more than " + MAX_METADATA_DEPTH + " deep");
+    } else if (metadata.toString().getBytes(StandardCharsets.UTF_8).length > MAX_METADATA_BYTES) {
+      throw invalid("metadata", "must be at most " + MAX_METADATA_BYTES + " bytes of JSON");
     }
     return new NewSession(sessionId, persona.orElse(null), metadata);
   }
@@ -97,6 +104,15 @@ final class RequestBodies {
       names.add(model.asText());
     }
     return names;
+  }
+
+  /** How deep objects and arrays nest in {@code node}: 1 for an object of plain values. */
+  private static int depth(JsonNode node) {
+    int deepest = 0;
+    for (JsonNode child : node) {
+      deepest = Math.max(deepest, depth(child));
+    }
+    return node.isContainerNode() ? deepest + 1 : 0;
   }
 
   /** {@code {"title": "…"}}; whether the title is one the session takes is the session's rule. */

@@ -104,7 +104,7 @@ public final class SessionListRoutes extends AllDirectives {
       return new Session(row.sessionId(), row.status(), row.title(), text(row.createdAt()),
           text(row.lastActivityAt()), text(row.closedAt()), row.closeReason(), row.turnCount(),
           new UsageJson(row.promptTokens(), row.completionTokens(), row.promptTokens() + row.completionTokens(),
-              row.costUsd()));
+              row.costUsd(), null));
     }
   }
 

@@ -15,6 +15,7 @@ import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
+import dev.colloquy.persistence.readside.MessageHistory;
 import dev.colloquy.http.CanonicalEvents.CitationJson;
 import dev.colloquy.http.CanonicalEvents.GapJson;
 import dev.colloquy.http.CanonicalEvents.UsageJson;
@@ -61,17 +62,21 @@ public final class SessionRoutes extends AllDirectives {
   private static final long COALESCED_BYTES = 16 * 1024;
 
   private final SessionGateway sessions;
+  private final SessionHistory history;
   private final ForkRoutes forks;
   private final HttpSettings settings;
   private final HttpMetrics metrics;
   private final Admission admission;
 
+  /** Without a read side: a session's messages end where the turns it keeps in memory end. */
   public SessionRoutes(SessionGateway sessions, HttpSettings settings) {
-    this(sessions, settings, HttpMetrics.NONE, Admission.UNLIMITED);
+    this(sessions, MessageHistory.NONE, settings, HttpMetrics.NONE, Admission.UNLIMITED);
   }
 
-  public SessionRoutes(SessionGateway sessions, HttpSettings settings, HttpMetrics metrics, Admission admission) {
+  public SessionRoutes(SessionGateway sessions, MessageHistory messages, HttpSettings settings, HttpMetrics metrics,
+      Admission admission) {
     this.sessions = sessions;
+    this.history = new SessionHistory(sessions, messages);
     this.forks = new ForkRoutes(sessions);
     this.settings = settings;
     this.metrics = metrics;
@@ -93,7 +98,8 @@ public final class SessionRoutes extends AllDirectives {
   private Route sessionRoute(Principal caller, String sessionId, TraceIds traceIds) {
     return concat(
         pathEndOrSingleSlash(() -> concat(
-            get(() -> onSuccess(view(caller, sessionId), view -> json(StatusCodes.OK, SessionBody.toApi(view)))),
+            get(() -> parameterOptional("before", before -> parameterOptional("limit", limit ->
+                onSuccess(view(caller, sessionId, before, limit), view -> json(StatusCodes.OK, SessionBody.toApi(view)))))),
             patch(() -> body(body -> onSuccess(rename(caller, sessionId, body),
                 view -> json(StatusCodes.OK, SessionBody.toApi(view))))),
             delete(() -> onSuccess(delete(caller, sessionId), done -> complete(StatusCodes.NO_CONTENT))))),
@@ -171,8 +177,29 @@ public final class SessionRoutes extends AllDirectives {
         .thenApply(SessionRoutes::session);
   }
 
-  private CompletionStage<SessionView> view(Principal caller, String sessionId) {
-    return sessions.<ChatSession.SessionAnswer>ask(caller, sessionId, ChatSession.Get::new).thenApply(SessionRoutes::session);
+  private CompletionStage<SessionView> view(Principal caller, String sessionId, Optional<String> before,
+      Optional<String> limit) {
+    return history.page(caller, sessionId, before.map(SessionRoutes::messageId).orElse(null),
+        limit.map(SessionRoutes::pageLimit).orElse(SessionState.PAGE_MESSAGES));
+  }
+
+  private static String messageId(String value) {
+    if (!RequestBodies.isUuid(value)) {
+      throw new ApiException(ErrorCode.INVALID_QUERY, "before must be the message_id of a message of this session");
+    }
+    return value.toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static int pageLimit(String value) {
+    try {
+      int limit = Integer.parseInt(value.strip());
+      if (limit >= 1 && limit <= SessionState.MAX_PAGE_MESSAGES) {
+        return limit;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new ApiException(ErrorCode.INVALID_QUERY, "limit must be an integer from 1 to " + SessionState.MAX_PAGE_MESSAGES);
   }
 
   /**
@@ -377,15 +404,20 @@ public final class SessionRoutes extends AllDirectives {
 
   record Cancelling(String turnId, String status) {}
 
-  /** A session with its messages; {@code summary} only once it is closed. */
+  /**
+   * A session with a page of its messages; {@code next_before}, when messages precede the page, is
+   * the {@code before} of the page before it. {@code summary} only once it is closed.
+   */
   record SessionBody(String sessionId, String status, String title, String persona, String createdAt,
       String updatedAt, String runningTurnId, String closeReason, JsonNode metadata, List<Message> messages,
-      JsonNode narrativeState, @JsonInclude(JsonInclude.Include.NON_NULL) Summary summary) {
+      String nextBefore, JsonNode narrativeState, @JsonInclude(JsonInclude.Include.NON_NULL) Summary summary) {
 
     static SessionBody toApi(SessionView view) {
+      String nextBefore = view.page() != null && view.page().earlier() && !view.messages().isEmpty()
+          ? view.messages().getFirst().messageId() : null;
       return new SessionBody(view.sessionId(), statusOf(view), view.title(), view.persona(),
           view.createdAt().toString(), view.updatedAt().toString(), view.runningTurnId(), view.closeReason(),
-          view.metadata(), view.messages().stream().map(Message::toApi).toList(), view.narrativeState(),
+          view.metadata(), view.messages().stream().map(Message::toApi).toList(), nextBefore, view.narrativeState(),
           view.summary() == null ? null : Summary.toApi(view.summary()));
     }
   }

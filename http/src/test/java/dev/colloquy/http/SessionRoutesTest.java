@@ -91,7 +91,7 @@ class SessionRoutesTest {
     models.put("mock", new OpenAiChatModel(settings.llm(), blocking));
     models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(blocking));
     ChatSession.init(testKit.system(), new EngineServices(settings.session(), settings.llm(),
-        new ModelCatalog(models, "mock"), new EmptyKnowledgeBase(), (id, seq) -> CompletableFuture.completedFuture(null)));
+        new ModelCatalog(models, "mock"), new EmptyKnowledgeBase()));
     ApiRoutes routes = new ApiRoutes(
         new SessionRoutes(new SessionGateway(testKit.system(), Duration.ofSeconds(10)), settings.http()),
         new SessionListRoutes(SessionRoutesTest::listing),
@@ -274,6 +274,28 @@ class SessionRoutesTest {
     assertError(send("PUT", "/v1/sessions", "{}"), 405, "METHOD_NOT_ALLOWED");
     assertError(send("GET", "/v2/nothing", null), 404, "NOT_FOUND");
     assertError(send("POST", turns + "/" + java.util.UUID.randomUUID() + "/cancel", null), 404, "TURN_NOT_FOUND");
+  }
+
+  @Test
+  void metadataIsBoundedInSizeAndDepthAndWhatFitsIsKept() throws Exception {
+    String tooBig = "{\"metadata\":{\"notes\":\"" + "x".repeat(RequestBodies.MAX_METADATA_BYTES) + "\"}}";
+    HttpResponse<String> big = send("POST", "/v1/sessions", tooBig);
+    assertError(big, 422, "INVALID_FIELD");
+    assertThat(big.body()).contains("metadata", "16384 bytes");
+
+    String tooDeep = "{\"metadata\":" + "{\"a\":".repeat(RequestBodies.MAX_METADATA_DEPTH + 1) + "1"
+        + "}".repeat(RequestBodies.MAX_METADATA_DEPTH + 1) + "}";
+    HttpResponse<String> deep = send("POST", "/v1/sessions", tooDeep);
+    assertError(deep, 422, "INVALID_FIELD");
+    assertThat(deep.body()).contains("metadata", "8 deep");
+
+    String deepest = "{\"a\":".repeat(RequestBodies.MAX_METADATA_DEPTH - 1) + "[\"" + "y".repeat(15 * 1024) + "\"]"
+        + "}".repeat(RequestBodies.MAX_METADATA_DEPTH - 1);
+    HttpResponse<String> fits = send("POST", "/v1/sessions", "{\"metadata\":" + deepest + "}");
+    assertThat(fits.statusCode()).as(fits.body()).isEqualTo(201);
+    String sessionId = Json.MAPPER.readTree(fits.body()).path("session_id").asText();
+    JsonNode kept = Json.MAPPER.readTree(send("GET", "/v1/sessions/" + sessionId, null).body()).path("metadata");
+    assertThat(kept).isEqualTo(Json.MAPPER.readTree(deepest));
   }
 
   @Test

@@ -46,7 +46,7 @@ class SseFramingTest {
     TurnFrame frame = new TurnFrame(3, "s", "t", "tr", new TurnEnding.Completed("m1", "done", 99, new Usage(12, 7, 0.5)));
     assertThat(SseFraming.canonical(frame).utf8String()).isEqualTo("event: turn.completed\nid: 3\ndata: "
         + "{\"session_id\":\"s\",\"turn_id\":\"t\",\"trace_id\":\"tr\",\"message_id\":\"m1\",\"text\":\"done\","
-        + "\"latency_ms\":99,\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,\"total_tokens\":19,\"cost_usd\":0.5}}"
+        + "\"latency_ms\":99,\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,\"total_tokens\":19,\"cost_usd\":0.5,\"estimated\":false}}"
         + "\n\n");
   }
 

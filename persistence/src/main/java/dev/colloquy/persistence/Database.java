@@ -22,14 +22,20 @@ public final class Database implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Database.class);
 
+  /** The file under the data directory holding the embedded PostgreSQL's superuser password (mode 0600). */
+  public static final String PASSWORD_FILE = "postgres-password";
+
   private final DatabaseSettings connection;
   private final HikariDataSource dataSource;
   private final EmbeddedPostgres embedded;
+  private final EmbeddedAuthentication authentication;
   private final DataDirLock lock;
 
-  private Database(DatabaseSettings connection, EmbeddedPostgres embedded, DataDirLock lock) {
+  private Database(DatabaseSettings connection, EmbeddedPostgres embedded, EmbeddedAuthentication authentication,
+      DataDirLock lock) {
     this.connection = connection;
     this.embedded = embedded;
+    this.authentication = authentication;
     this.lock = lock;
     HikariConfig pool = new HikariConfig();
     pool.setJdbcUrl(connection.url());
@@ -69,7 +75,7 @@ public final class Database implements AutoCloseable {
   private static Database external(DatabaseSettings settings) {
     // A JDBC URL may carry a password among its parameters: only what comes before them is logged.
     log.info("Using external PostgreSQL at {}", settings.url().split("\\?", 2)[0]);
-    return new Database(settings, null, null);
+    return new Database(settings, null, null, null);
   }
 
   private static Database embedded(Path dataDir) {
@@ -78,6 +84,11 @@ public final class Database implements AutoCloseable {
       Path pgData = dataDir.resolve("postgres");
       Files.createDirectories(pgData);
       LeftoverPostmaster.stopIfRunning(pgData);
+      EmbeddedAuthentication authentication = EmbeddedAuthentication.prepare(dataDir, pgData);
+      if (Files.isRegularFile(pgData.resolve("PG_VERSION")) && !authentication.rulesInPlace()) {
+        log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
+            + "setting its password and requiring it from now on", pgData);
+      }
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
               .setDataDirectory(pgData)
@@ -88,10 +99,26 @@ public final class Database implements AutoCloseable {
               // OS crash must not lose (or corrupt) events already confirmed to a client.
               .setServerConfig("fsync", "on")
               .setServerConfig("synchronous_commit", "on")
+              // The library's initdb trusts every local connection: a new data directory gets the
+              // superuser's password and SCRAM instead (these options only reach initdb).
+              .setLocaleConfig("auth-host", "scram-sha-256")
+              .setLocaleConfig("auth-local", "scram-sha-256")
+              .setLocaleConfig("pwfile", authentication.passwordFile().toAbsolutePath().toString())
+              .setServerConfig("password_encryption", "scram-sha-256")
+              .setServerConfig("unix_socket_directories", "'" + authentication.socketDirectory() + "'")
+              .setServerConfig("unix_socket_permissions", "0700")
+              .setConnectConfig("password", authentication.password())
               .start();
+      try {
+        authentication.enforce(postgres.getPostgresDatabase());
+      } catch (RuntimeException e) {
+        postgres.close();
+        throw e;
+      }
       log.info("Started embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
       String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-      return new Database(new DatabaseSettings(url, "postgres", "postgres"), postgres, lock);
+      return new Database(new DatabaseSettings(url, EmbeddedAuthentication.SUPERUSER, authentication.password()),
+          postgres, authentication, lock);
     } catch (IOException e) {
       lock.close();
       throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);
@@ -128,6 +155,7 @@ public final class Database implements AutoCloseable {
       } catch (IOException e) {
         log.warn("Embedded PostgreSQL did not stop cleanly", e);
       }
+      authentication.removeTemporarySocketDirectory();
     }
     if (lock != null) {
       lock.close();

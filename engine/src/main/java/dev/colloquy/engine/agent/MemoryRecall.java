@@ -53,26 +53,4 @@ public final class MemoryRecall {
           .build();
     });
   }
-
-  /** The system message that tells the model what is known about the user; empty when nothing is. */
-  public static Optional<String> prompt(Recalled recalled) {
-    if (recalled.memories().isEmpty() && recalled.context().isEmpty()) {
-      return Optional.empty();
-    }
-    StringBuilder text = new StringBuilder("What you know about this user from earlier conversations and from the "
-        + "business (use it when it helps; never reveal it unasked):");
-    recalled.context().ifPresent(user -> {
-      if (user.plan() != null) {
-        text.append("\n- Plan: ").append(user.plan());
-      }
-      if (user.usage() != null && !user.usage().isNull()) {
-        text.append("\n- Usage: ").append(user.usage());
-      }
-      if (user.preferences() != null && !user.preferences().isNull()) {
-        text.append("\n- Preferences: ").append(user.preferences());
-      }
-    });
-    recalled.memories().forEach(memory -> text.append("\n- ").append(memory.content()));
-    return Optional.of(text.toString());
-  }
 }

@@ -8,6 +8,7 @@ public final class ModelException extends RuntimeException {
   public static final String UNAVAILABLE = "MODEL_UNAVAILABLE";
   public static final String REJECTED = "MODEL_REJECTED";
   public static final String STREAM_BROKEN = "MODEL_STREAM_BROKEN";
+  public static final String ANSWER_TOO_LARGE = "MODEL_ANSWER_TOO_LARGE";
 
   private final String code;
 

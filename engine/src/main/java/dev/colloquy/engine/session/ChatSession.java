@@ -84,7 +84,15 @@ public final class ChatSession
     }
   }
 
+  /** The session with its newest page of messages. */
   public record Get(ActorRef<SessionAnswer> replyTo) implements Command {}
+
+  /**
+   * The session with a page of at most {@code limit} messages: the newest, or those just before the
+   * message {@code beforeMessageId} (null: the newest). See {@link SessionView.Page} for the part of
+   * the history a session no longer keeps.
+   */
+  public record ReadMessages(String beforeMessageId, int limit, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   /**
    * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
@@ -138,6 +146,7 @@ public final class ChatSession
       @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
       @JsonSubTypes({
         @JsonSubTypes.Type(value = Get.class, name = "Get"),
+        @JsonSubTypes.Type(value = ReadMessages.class, name = "ReadMessages"),
         @JsonSubTypes.Type(value = StartTurn.class, name = "StartTurn"),
         @JsonSubTypes.Type(value = JoinTurn.class, name = "JoinTurn"),
         @JsonSubTypes.Type(value = CancelTurn.class, name = "CancelTurn"),
@@ -366,6 +375,7 @@ public final class ChatSession
   public static final String SESSION_CLOSED = "SESSION_CLOSED";
   public static final String TURN_IN_PROGRESS = "TURN_IN_PROGRESS";
   public static final String TURN_QUEUE_FULL = "TURN_QUEUE_FULL";
+  public static final String TURN_LIMIT_REACHED = "TURN_LIMIT_REACHED";
   public static final String TURN_NOT_FOUND = "TURN_NOT_FOUND";
   public static final String TURN_ENDED = "TURN_ENDED";
   /** A repeated idempotency key or turn id with another message (as the IETF Idempotency-Key draft answers it). */
@@ -403,6 +413,8 @@ public final class ChatSession
   private boolean failingInterruptedTurns;
   /** Whether this incarnation recovered, so that leaving memory is counted only after coming in. */
   private boolean loaded;
+  /** Set once this incarnation has asked sharding to stop it. */
+  private boolean leaving;
 
   private ChatSession(
       String sessionId,
@@ -487,7 +499,32 @@ public final class ChatSession
 
   @Override
   public CommandHandlerWithReply<Command, Event, SessionState> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand(this::handle);
+    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand((state, command) -> {
+      ReplyEffect<Event, SessionState> effect = handle(state, command);
+      if (holdsNothing(state, command)) {
+        leaveMemory();
+      }
+      return effect;
+    });
+  }
+
+  /**
+   * A session that was never opened (any id a client makes up) or was deleted has nothing to keep
+   * in memory once it has answered: it leaves at once rather than after the passivation timeout,
+   * so that requests for random ids cost no memory. An {@code Open} of a new id is the exception.
+   */
+  private boolean holdsNothing(SessionState state, Command command) {
+    boolean opening = command instanceof Open && state.status() == SessionStatus.NEW;
+    return !state.exists() && !opening && supervisors.isEmpty() && transcripts.isEmpty();
+  }
+
+  /** Asks sharding to stop this entity; messages that arrive meanwhile start it again. */
+  private void leaveMemory() {
+    if (shard != null && !leaving) {
+      leaving = true;
+      timers.cancel(PASSIVATION_TIMER);
+      shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
+    }
   }
 
   private ReplyEffect<Event, SessionState> handle(SessionState state, Command command) {
@@ -505,6 +542,8 @@ public final class ChatSession
           ? answerAsIfMissing(scoped.command())
           : handle(state, scoped.command());
       case Get get -> Effect().reply(get.replyTo(), state.exists() ? new SessionReply(state.view()) : notFound());
+      case ReadMessages read -> Effect().reply(read.replyTo(),
+          state.exists() ? new SessionReply(state.view(read.beforeMessageId(), read.limit())) : notFound());
       case StartTurn start -> onStartTurn(state, start);
       case JoinTurn join -> onJoinTurn(state, join);
       case CancelTurn cancel -> onCancelTurn(state, cancel);
@@ -603,6 +642,10 @@ public final class ChatSession
     Rejected invalid = validate(start);
     if (invalid != null) {
       return Effect().reply(start.replyTo(), invalid);
+    }
+    if (!state.hasRoomForTurn(services.session().maxTurns())) {
+      return Effect().reply(start.replyTo(), new Rejected(TURN_LIMIT_REACHED, "This session has reached its limit of "
+          + services.session().maxTurns() + " turns; open a new session to go on", null));
     }
     var running = state.runningTurn();
     if (running.isPresent() && services.session().busyPolicy() == BusyPolicy.REJECT) {
@@ -793,8 +836,7 @@ public final class ChatSession
         .persist(events)
         .thenRun(deleted -> {
           notifyWaiting(deleted, queued);
-          long deletionSeqNr = lastSequenceNumber(context);
-          services.purger().purge(persistenceId().id(), deletionSeqNr);
+          leaveMemory();
         })
         .thenReply(delete.replyTo(), deleted -> new Done());
   }
@@ -1045,6 +1087,7 @@ public final class ChatSession
   private ReplyEffect<Event, SessionState> answerAsIfMissing(Command command) {
     return switch (command) {
       case Get get -> Effect().reply(get.replyTo(), notFound());
+      case ReadMessages read -> Effect().reply(read.replyTo(), notFound());
       case Close close -> Effect().reply(close.replyTo(), notFound());
       case Delete delete -> Effect().reply(delete.replyTo(), notFound());
       case Rename rename -> Effect().reply(rename.replyTo(), notFound());

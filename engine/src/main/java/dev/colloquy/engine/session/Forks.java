@@ -28,6 +28,12 @@ final class Forks {
     while (ended < turns.size() && !turns.get(ended).pending()) {
       ended++;
     }
+    int firstKept = turns.isEmpty() ? state.totals().turns() + 1 : turns.getFirst().ordinal();
+    if (atTurn > 1 && firstKept > 1) {
+      return new ChatSession.Rejected(INVALID_FORK_POINT, "This session keeps only its newest "
+          + SessionState.TURNS_KEPT + " turns, from turn " + firstKept + " on: a fork of it can only be at_turn 1"
+          + " (a fork inherits every turn before its fork point)", null);
+    }
     if (atTurn < 1 || atTurn > ended + 1) {
       return new ChatSession.Rejected(INVALID_FORK_POINT, "at_turn must be a whole number from 1 to " + (ended + 1)
           + ": the fork keeps the turns before it (this session has " + ended + " that have ended)", null);
@@ -50,7 +56,7 @@ final class Forks {
         SessionState then = new SessionState(state.sessionId(), state.status(), state.tenantId(), state.userId(),
             state.persona(), state.metadata(), state.title(), state.createdAt(), turn.endedAt(),
             inherited.subList(0, i + 1), narrative, null, null, state.characterId(), 0, null, state.context(),
-            state.rollingSummary());
+            null, state.rollingSummary());
         narrative = JsonMergePatch.apply(narrative, then.narrativeDeltaAfter(turn.outcome()));
       }
     }

@@ -12,22 +12,25 @@ import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
-import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * A chat session's state and its business rules. Applying an event never fails and never decides:
  * the decisions are made by the methods that the entity asks before it persists.
+ *
+ * <p>Its size does not grow with the session: it keeps the newest {@link #TURNS_KEPT} turns (what
+ * the prompt's history, a resume, a retry and the first page of messages need) and every pending
+ * one, and running {@link SessionTotals} for the rest; older turns live on in the journal and in the
+ * read side's messages. So a snapshot stays under a fixed size and a long session recovers as fast
+ * as a short one.
  */
 public record SessionState(
     String sessionId,
@@ -47,6 +50,7 @@ public record SessionState(
     int inheritedTurns,
     EscalationReason escalationReason,
     List<ChatMessage> context,
+    SessionTotals totals,
     RollingSummary rollingSummary)
     implements CborSerializable {
 
@@ -54,14 +58,44 @@ public record SessionState(
   /** The longest title a user may give a session. */
   public static final int MAX_TITLE_LENGTH = 200;
 
+  /**
+   * How many of the newest ended turns are kept in memory. The longest history window
+   * (colloquy.session.history-window, 100 messages) fits in them; a turn older than these can no
+   * longer be resumed, replayed or recognised by its idempotency key, and its messages come from
+   * the read side.
+   */
+  public static final int TURNS_KEPT = 50;
+
+  /** Sources the narrative state remembers as cited, the most recently cited last. */
+  static final int CITED_SOURCES_KEPT = 100;
+
+  /** Messages a page holds unless asked for fewer, and at most. */
+  public static final int PAGE_MESSAGES = 100;
+  public static final int MAX_PAGE_MESSAGES = 500;
+
+  /**
+   * Text a page of messages carries at most (UTF-8, with its citations), beyond its first message: a
+   * view crosses nodes in one message, and this keeps it well within the cluster's largest frame.
+   */
+  public static final long PAGE_BYTES = 1024 * 1024;
+
   public SessionState {
-    turns = List.copyOf(turns);
     context = context == null ? List.of() : List.copyOf(context);
+    if (totals == null) {
+      // A snapshot from before the state kept totals holds every turn, unnumbered.
+      List<TurnRecord> numbered = new ArrayList<>(turns.size());
+      for (int i = 0; i < turns.size(); i++) {
+        numbered.add(turns.get(i).numbered(i + 1));
+      }
+      turns = numbered;
+      totals = SessionTotals.of(turns, createdAt);
+    }
+    turns = kept(turns);
   }
 
   public static SessionState empty(String sessionId) {
     return new SessionState(sessionId, SessionStatus.NEW, null, null, null, emptyObject(), null, null, null,
-        List.of(), emptyObject(), null, null, null, 0, null, List.of(), null);
+        List.of(), emptyObject(), null, null, null, 0, null, List.of(), SessionTotals.openedAt(null), null);
   }
 
   public boolean exists() {
@@ -86,9 +120,12 @@ public record SessionState(
     return status == SessionStatus.ESCALATED;
   }
 
-  /** How many turns completed: the turns a new one comes after, for the escalation rules. */
+  /**
+   * How many turns completed, all told (not only the kept ones): the turns a new one comes after, for
+   * the escalation rules.
+   */
   public int completedTurns() {
-    return (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    return totals.completedTurns();
   }
 
   /**
@@ -129,10 +166,20 @@ public record SessionState(
   /** What comes before {@link #history}: the rolling summary, and the messages after it the window leaves out. */
   public EarlierHistory earlier(int window) {
     List<ChatMessage> unsummarized = unsummarized();
-    return new EarlierHistory(rollingSummary, unsummarized.subList(0, Math.max(0, unsummarized.size() - window)));
+    RollingSummary known = rollingSummary;
+    int covered = coveredOrDropped();
+    if (known != null && covered > known.coveredMessages()) {
+      // The summary stops short of turns no longer kept: the next one counts them as covered.
+      known = new RollingSummary(known.text(), covered, known.source());
+    }
+    return new EarlierHistory(known, unsummarized.subList(0, Math.max(0, unsummarized.size() - window)));
   }
 
-  /** The conversation (the opening context, then each completed turn's message and answer) after the rolling summary. */
+  /**
+   * The conversation (the opening context, then each kept completed turn's message and answer) after
+   * the rolling summary. The summary counts messages from the session's start, and the completed turns
+   * no longer kept (see {@link #TURNS_KEPT}) come between the context and the kept ones.
+   */
   private List<ChatMessage> unsummarized() {
     List<ChatMessage> conversation = new ArrayList<>(context);
     for (TurnRecord turn : turns) {
@@ -141,8 +188,27 @@ public record SessionState(
         conversation.add(ChatMessage.assistant(turn.outcome().text()));
       }
     }
-    int covered = rollingSummary == null ? 0 : Math.min(rollingSummary.coveredMessages(), conversation.size());
-    return conversation.subList(covered, conversation.size());
+    int dropped = droppedMessages();
+    int covered = coveredOrDropped();
+    int local = dropped == 0 ? covered : covered - dropped;
+    return conversation.subList(Math.min(local, conversation.size()), conversation.size());
+  }
+
+  /** The messages of the completed turns no longer kept: they sit between the context and the kept turns. */
+  private int droppedMessages() {
+    int keptCompleted = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    return 2 * Math.max(0, totals.completedTurns() - keptCompleted);
+  }
+
+  /**
+   * How many messages from the session's start the prompt leaves to the summary: those it covers, and
+   * at least the context and the turns no longer kept when some are not, as the state no longer holds
+   * them (so the summary's count stays a count from the start).
+   */
+  private int coveredOrDropped() {
+    int covered = rollingSummary == null ? 0 : rollingSummary.coveredMessages();
+    int dropped = droppedMessages();
+    return dropped == 0 ? covered : Math.max(covered, context.size() + dropped);
   }
 
   /**
@@ -170,16 +236,20 @@ public record SessionState(
 
   /**
    * What a finished turn adds to the narrative state: how many turns have completed, which sources
-   * the conversation has drawn on, and the gaps the last turn found.
+   * the conversation has drawn on (the {@link #CITED_SOURCES_KEPT} most recently cited), and the
+   * gaps the last turn found.
    */
   public JsonNode narrativeDeltaAfter(TurnOutcome outcome) {
     ObjectNode delta = emptyObject();
-    int completed = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
-    delta.put("completed_turns", completed);
+    delta.put("completed_turns", totals.completedTurns());
     Set<String> sources = new LinkedHashSet<>();
     narrativeState.path("cited_sources").forEach(node -> sources.add(node.asText()));
-    outcome.citations().forEach(citation -> sources.add(citation.source()));
-    delta.putArray("cited_sources").addAll(sources.stream().map(JsonNodeFactory.instance::textNode).toList());
+    outcome.citations().forEach(citation -> {
+      sources.remove(citation.source());
+      sources.add(citation.source());
+    });
+    delta.putArray("cited_sources").addAll(sources.stream().skip(Math.max(0, sources.size() - CITED_SOURCES_KEPT))
+        .map(JsonNodeFactory.instance::textNode).toList());
     var gaps = delta.putArray("open_gaps");
     outcome.gaps().forEach(gap -> gaps.addObject().put("attribute", gap.attribute()).put("suggestion", gap.suggestion()));
     return delta;
@@ -187,14 +257,7 @@ public record SessionState(
 
   /** When a turn last began or ended, or the session was opened when it has had no turn. */
   public Instant lastActivity() {
-    Instant last = createdAt;
-    for (TurnRecord turn : turns) {
-      Instant at = turn.endedAt() != null ? turn.endedAt() : turn.acceptedAt();
-      if (last == null || at.isAfter(last)) {
-        last = at;
-      }
-    }
-    return last;
+    return totals.lastActivity() != null ? totals.lastActivity() : createdAt;
   }
 
   /** Idle at {@code now}: open, no turn running or waiting, and nothing happened for {@code timeout}. */
@@ -212,27 +275,76 @@ public record SessionState(
 
   /** What the session amounted to, for billing: a fork's inherited turns were billed to its original. */
   public SessionSummary summarize(Instant closedAt) {
-    Map<String, Usage> usage = new LinkedHashMap<>();
-    int completed = 0;
-    List<TurnRecord> own = turns.subList(inheritedTurns, turns.size());
-    for (TurnRecord turn : own) {
-      if (turn.status() == TurnStatus.COMPLETED) {
-        completed++;
-      }
-      if (turn.outcome() != null) {
-        for (RunOutcome run : turn.outcome().runs()) {
-          usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
-        }
-        for (AgentCall call : turn.outcome().agentCalls()) {
-          usage.merge(call.provider() + "/" + call.model(), call.usage(), Usage::plus);
-        }
-      }
-    }
-    return new SessionSummary(own.size(), completed, usage, createdAt, closedAt,
+    return new SessionSummary(totals.turns() - inheritedTurns, totals.completedTurns() - totals.inheritedCompleted(),
+        totals.usageByModel(), createdAt, closedAt,
         Duration.between(createdAt, closedAt).toMillis());
   }
 
+  /** Whether another turn may be accepted when a session takes at most {@code maxTurns}. */
+  public boolean hasRoomForTurn(int maxTurns) {
+    return totals.turns() < maxTurns;
+  }
+
+  /** The session with its newest page of messages. */
   public SessionView view() {
+    return view(null, PAGE_MESSAGES);
+  }
+
+  /**
+   * The session with a page of at most {@code limit} messages: the newest, or those just before the
+   * message {@code beforeMessageId}; at most {@link #PAGE_BYTES} of text beyond the first message.
+   * Where the kept turns do not reach, the page says so (see {@link SessionView.Page}).
+   */
+  public SessionView view(String beforeMessageId, int limit) {
+    List<SessionView.MessageView> kept = keptMessages();
+    int end = kept.size();
+    if (beforeMessageId != null) {
+      end = indexOf(kept, beforeMessageId);
+      if (end < 0) {
+        return view(List.of(), new SessionView.Page(false, null, true));
+      }
+    }
+    int start = end;
+    long bytes = 0;
+    boolean full = false;
+    while (start > 0 && !full) {
+      long size = weight(kept.get(start - 1));
+      if (start < end && bytes + size > PAGE_BYTES) {
+        full = true;
+      } else {
+        bytes += size;
+        start--;
+        full = end - start >= limit;
+      }
+    }
+    int firstKeptTurn = turns.isEmpty() ? totals.turns() + 1 : turns.getFirst().ordinal();
+    boolean earlierElsewhere = firstKeptTurn > 1;
+    SessionView.Page page;
+    if (full || start > 0) {
+      page = new SessionView.Page(start > 0 || earlierElsewhere, null, false);
+    } else {
+      page = earlierElsewhere ? new SessionView.Page(true, firstKeptTurn, false) : SessionView.Page.WHOLE;
+    }
+    return view(kept.subList(start, end), page);
+  }
+
+  /**
+   * The view of a page: its turns are those whose messages it holds, and the one running, so that
+   * the view stays as bounded as its page (a turn's runs carry their text too).
+   */
+  private SessionView view(List<SessionView.MessageView> messages, SessionView.Page page) {
+    Set<String> paged = new LinkedHashSet<>();
+    messages.forEach(message -> paged.add(message.turnId()));
+    runningTurn().ifPresent(turn -> paged.add(turn.turnId()));
+    List<SessionView.TurnView> turnViews = turns.stream().filter(turn -> paged.contains(turn.turnId()))
+        .map(SessionView.TurnView::of).toList();
+    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
+        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId, userId,
+        turnViews, page);
+  }
+
+  /** The messages of the kept turns, oldest first: each turn's user message, then its answers if it completed. */
+  private List<SessionView.MessageView> keptMessages() {
     List<SessionView.MessageView> messages = new ArrayList<>();
     for (TurnRecord turn : turns) {
       messages.add(new SessionView.MessageView(turn.userMessageId(), "user", turn.message(), turn.turnId(),
@@ -245,9 +357,26 @@ public record SessionState(
         }
       }
     }
-    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
-        messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId,
-        userId, turns.stream().map(SessionView.TurnView::of).toList());
+    return messages;
+  }
+
+  /** What a message weighs in a page: its text and its citations' names, in UTF-8. */
+  static long weight(SessionView.MessageView message) {
+    long bytes = Utf8.length(message.content());
+    for (var citation : message.citations()) {
+      bytes += Utf8.length(String.valueOf(citation.source())) + Utf8.length(String.valueOf(citation.section()))
+          + Utf8.length(String.valueOf(citation.documentId())) + 32;
+    }
+    return bytes;
+  }
+
+  private static int indexOf(List<SessionView.MessageView> messages, String messageId) {
+    for (int i = 0; i < messages.size(); i++) {
+      if (messages.get(i).messageId().equals(messageId)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Applies one journaled event. Pure: the same events always give the same state. */
@@ -255,37 +384,41 @@ public record SessionState(
     return switch (event) {
       case ChatSession.SessionOpened e -> new SessionState(sessionId, SessionStatus.OPEN, e.tenantId(), e.userId(),
           e.persona(), e.metadata(), null, e.at(), e.at(), List.of(), emptyObject(), null, null, e.characterId(), 0,
-          null, e.context(), null);
-      case ChatSession.SessionForked e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
-          e.title(), createdAt, e.at(), e.turns(), e.narrativeState(), closeReason, summary, characterId,
-          e.turns().size(), escalationReason, context, rollingSummary);
-      case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState);
+          null, e.context(), SessionTotals.openedAt(e.at()), null);
+      case ChatSession.SessionForked e -> forked(e);
+      case ChatSession.SessionRenamed e -> with(e.title(), e.at(), turns, narrativeState, totals);
       case ChatSession.TurnAccepted e -> with(title, e.at(), append(TurnRecord.accepted(e.turnId(),
-          e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at())), narrativeState);
-      case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at());
-      case ChatSession.TurnCheckpointed e -> end(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
-      case ChatSession.TurnRestarted e -> end(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
-      case ChatSession.NarrativeStateMerged e -> with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()));
-      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona, metadata,
-          title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId, inheritedTurns,
-          escalationReason, context, rollingSummary);
-      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null, emptyObject(),
-          null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(), null);
+          e.idempotencyKey(), e.traceId(), e.userMessageId(), e.message(), e.runs(), e.at(), totals.turns() + 1)),
+          narrativeState, totals.accepted(e.at()));
+      case ChatSession.TurnEnded e -> end(e.turnId(), t -> t.ended(e.ending(), e.outcome(), e.at()), e.at(),
+          totals.ended(e.ending().status(), e.outcome(), e.at()));
+      case ChatSession.TurnCheckpointed e -> update(e.turnId(), t -> t.checkpointed(e.checkpoint()), updatedAt);
+      case ChatSession.TurnRestarted e -> update(e.turnId(), t -> t.restarted(e.cutShort(), e.runs()), e.at());
+      case ChatSession.NarrativeStateMerged e ->
+          with(title, e.at(), turns, JsonMergePatch.apply(narrativeState, e.delta()), totals);
+      case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
+          metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
+          inheritedTurns, escalationReason, context, totals, rollingSummary);
+      case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
+          emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(),
+          SessionTotals.openedAt(null), null);
       case ChatSession.SessionEscalated e -> new SessionState(sessionId, SessionStatus.ESCALATED, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, e.reason(), context, rollingSummary);
+          inheritedTurns, e.reason(), context, totals, rollingSummary);
       case ChatSession.SessionHandedBack e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId,
           persona, metadata, title, createdAt, e.at(), turns, narrativeState, closeReason, summary, characterId,
-          inheritedTurns, null, context, rollingSummary);
+          inheritedTurns, null, context, totals, rollingSummary);
       case ChatSession.HistorySummarized e -> new SessionState(sessionId, status, tenantId, userId, persona, metadata,
           title, createdAt, updatedAt, turns, narrativeState, closeReason, summary, characterId, inheritedTurns,
-          escalationReason, context, e.summary());
+          escalationReason, context, totals, e.summary());
     };
   }
 
-  private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative) {
+  private SessionState with(String newTitle, Instant at, List<TurnRecord> newTurns, JsonNode newNarrative,
+      SessionTotals newTotals) {
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, newTitle, createdAt, at, newTurns,
-        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, rollingSummary);
+        newNarrative, closeReason, summary, characterId, inheritedTurns, escalationReason, context, newTotals,
+        rollingSummary);
   }
 
   private List<TurnRecord> append(TurnRecord turn) {
@@ -294,12 +427,58 @@ public record SessionState(
     return appended;
   }
 
-  private SessionState end(String turnId, java.util.function.UnaryOperator<TurnRecord> ending, Instant at) {
-    List<TurnRecord> updated = new ArrayList<>(turns.size());
-    for (TurnRecord turn : turns) {
-      updated.add(turn.turnId().equals(turnId) && turn.pending() ? ending.apply(turn) : turn);
+  /**
+   * A fork's inheritance: the original's turns before the fork point, numbered from 1, and totals that
+   * count them as turns (the fork's next turn comes after them) but not their usage, which was billed
+   * to the original. Only the newest {@link #TURNS_KEPT} of them stay in memory, as for any session.
+   */
+  private SessionState forked(ChatSession.SessionForked e) {
+    List<TurnRecord> inherited = new ArrayList<>(e.turns().size());
+    for (int i = 0; i < e.turns().size(); i++) {
+      inherited.add(e.turns().get(i).numbered(i + 1));
     }
-    return with(title, at, updated, narrativeState);
+    SessionTotals counted = SessionTotals.of(inherited, createdAt);
+    SessionTotals forkedTotals = new SessionTotals(counted.turns(), counted.completedTurns(), java.util.Map.of(),
+        e.at(), counted.completedTurns());
+    return new SessionState(sessionId, status, tenantId, userId, persona, metadata, e.title(), createdAt, e.at(),
+        inherited, e.narrativeState(), closeReason, summary, characterId, inherited.size(), escalationReason, context,
+        forkedTotals, rollingSummary);
+  }
+
+  /** Changes the pending turn {@code turnId} without ending it (a checkpoint, a restart). */
+  private SessionState update(String turnId, java.util.function.UnaryOperator<TurnRecord> change, Instant at) {
+    return end(turnId, change, at, totals);
+  }
+
+  /** Ends the pending turn {@code turnId}; the totals count it only when it was pending here. */
+  private SessionState end(String turnId, java.util.function.UnaryOperator<TurnRecord> ending, Instant at,
+      SessionTotals ended) {
+    List<TurnRecord> updated = new ArrayList<>(turns.size());
+    boolean found = false;
+    for (TurnRecord turn : turns) {
+      boolean ends = !found && turn.turnId().equals(turnId) && turn.pending();
+      found |= ends;
+      updated.add(ends ? ending.apply(turn) : turn);
+    }
+    return with(title, at, updated, narrativeState, found ? ended : totals);
+  }
+
+  /** Every pending turn and the newest {@link #TURNS_KEPT} ended ones, in order. */
+  private static List<TurnRecord> kept(List<TurnRecord> turns) {
+    long ended = turns.stream().filter(turn -> !turn.pending()).count();
+    if (ended <= TURNS_KEPT) {
+      return List.copyOf(turns);
+    }
+    long dropping = ended - TURNS_KEPT;
+    List<TurnRecord> kept = new ArrayList<>(turns.size());
+    for (TurnRecord turn : turns) {
+      if (dropping > 0 && !turn.pending()) {
+        dropping--;
+      } else {
+        kept.add(turn);
+      }
+    }
+    return List.copyOf(kept);
   }
 
   private static ObjectNode emptyObject() {

@@ -12,9 +12,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A session as its owner sees it: status, title, messages in order, narrative state; the character of
- * a chat, the user it belongs to (null for a session of the whole tenant), and its turns with every
- * run, failed ones included.
+ * A session as its owner sees it: status, title, a page of its messages in order (the newest, or
+ * those before a given one), narrative state; the character of a chat, the user it belongs to (null
+ * for a session of the whole tenant), and the turns of the page with every run, failed ones included.
  */
 public record SessionView(
     String sessionId,
@@ -31,7 +31,8 @@ public record SessionView(
     SessionSummary summary,
     String characterId,
     String userId,
-    List<TurnView> turns)
+    List<TurnView> turns,
+    Page page)
     implements CborSerializable {
 
   public SessionView {
@@ -60,6 +61,34 @@ public record SessionView(
     /** How the run {@code runId} ended, if it has. */
     public java.util.Optional<RunOutcome> outcome(String runId) {
       return outcomes.stream().filter(outcome -> outcome.runId().equals(runId)).findFirst();
+    }
+  }
+
+  /** The same session with another page of messages. */
+  public SessionView withMessages(List<MessageView> otherMessages, Page otherPage) {
+    java.util.Set<String> paged = new java.util.HashSet<>();
+    otherMessages.forEach(message -> paged.add(message.turnId()));
+    List<TurnView> pagedTurns = turns.stream()
+        .filter(turn -> paged.contains(turn.turnId()) || turn.turnId().equals(runningTurnId)).toList();
+    return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
+        otherMessages, narrativeState, runningTurnId, summary, characterId, userId, pagedTurns, otherPage);
+  }
+
+  /**
+   * Where {@code messages} stand in the session's history, of which the entity keeps only the
+   * newest turns: {@code earlier} says whether messages precede them. When {@code continuesBeforeTurn}
+   * is set, the page ran out of kept turns before it was full and goes on with the messages of the
+   * turns numbered below it, which the read side holds. {@code anchorNotKept}: the message the page
+   * was to end before is not among those kept, so the whole page is the read side's to give.
+   */
+  public record Page(boolean earlier, Integer continuesBeforeTurn, boolean anchorNotKept)
+      implements CborSerializable {
+
+    static final Page WHOLE = new Page(false, null, false);
+
+    /** A page that is complete as it is: {@code earlier} says whether messages precede it. */
+    public static Page complete(boolean earlier) {
+      return new Page(earlier, null, false);
     }
   }
 

@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * One turn as the journal knows it: accepted with its message and runs, then ended once with its
- * outcome. The end fields are null while the turn is pending.
+ * outcome. The end fields are null while the turn is pending. {@code ordinal} is its number in the
+ * session, from 1: the read side numbers a session's messages by it too.
  */
 public record TurnRecord(
     String turnId,
@@ -29,7 +30,8 @@ public record TurnRecord(
     String endMessage,
     TurnOutcome outcome,
     TurnProgress progress,
-    List<TurnAttempt> attempts)
+    List<TurnAttempt> attempts,
+    int ordinal)
     implements CborSerializable {
 
   /**
@@ -53,16 +55,22 @@ public record TurnRecord(
 
   static TurnRecord accepted(
       String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
-      List<RunSpec> runs, Instant at) {
+      List<RunSpec> runs, Instant at, int ordinal) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, at,
-        TurnStatus.PENDING, null, null, null, null, null, null, List.of());
+        TurnStatus.PENDING, null, null, null, null, null, null, List.of(), ordinal);
+  }
+
+  /** This turn numbered {@code number}: for turns of a snapshot taken before turns had numbers. */
+  TurnRecord numbered(int number) {
+    return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt, status, endedAt,
+        assistantMessageId, endCode, endMessage, outcome, progress, attempts, number);
   }
 
   /** A checkpoint of the running attempt was journaled. */
   TurnRecord checkpointed(TurnProgress.Checkpoint checkpoint) {
     TurnProgress now = progress == null ? TurnProgress.opening(0) : progress;
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt, status,
-        endedAt, assistantMessageId, endCode, endMessage, outcome, now.plus(checkpoint), attempts);
+        endedAt, assistantMessageId, endCode, endMessage, outcome, now.plus(checkpoint), attempts, ordinal);
   }
 
   /** Another node runs the turn again with {@code newRuns}; the attempt cut short is kept for replay. */
@@ -70,7 +78,7 @@ public record TurnRecord(
     List<TurnAttempt> all = new java.util.ArrayList<>(attempts);
     all.add(cutShort);
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, newRuns, acceptedAt, status,
-        endedAt, assistantMessageId, endCode, endMessage, outcome, null, all);
+        endedAt, assistantMessageId, endCode, endMessage, outcome, null, all, ordinal);
   }
 
   /** The turn ended: its ending is kept in the fields a snapshot has always had. */
@@ -85,7 +93,7 @@ public record TurnRecord(
   private TurnRecord ended(TurnEnding ending, Instant at, String assistantMessageId, String code, String endMessage,
       TurnOutcome outcome) {
     return new TurnRecord(turnId, idempotencyKey, traceId, userMessageId, message, runs, acceptedAt,
-        ending.status(), at, assistantMessageId, code, endMessage, outcome, null, attempts);
+        ending.status(), at, assistantMessageId, code, endMessage, outcome, null, attempts, ordinal);
   }
 
   /** How the turn ended; it must have ended. */

@@ -1,6 +1,7 @@
 package dev.colloquy.engine.turn;
 
 import dev.colloquy.config.LlmSettings;
+import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.Usage;
@@ -97,6 +98,7 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     this.model = model;
     this.llm = llm;
     this.supervisor = supervisor;
+    this.request = request;
     timers.startSingleTimer("first-token", new TimedOut("first token"), llm.firstTokenTimeout(model.provider()));
     timers.startSingleTimer("total", new TimedOut("run"), llm.totalTimeout(model.provider()));
     this.stream = model.stream(request, listener(context.getSelf(), tokens));
@@ -151,10 +153,11 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
         .onMessage(ToolsAsked.class, this::onToolsAsked)
         .onMessage(StreamDone.class, this::onStreamDone)
         .onMessage(ToolsAnswered.class, this::onToolsAnswered)
-        .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, failed.error().code(), failed.error().getMessage()))
-        .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, TokenUsage.NONE, ModelException.TIMEOUT,
-            "The model did not finish its " + timeout.what() + " in time"))
-        .onMessage(Cancel.class, cancel -> end(RunOutcome.Status.CANCELLED, TokenUsage.NONE, null, null))
+        .onMessage(StreamFailed.class, failed -> end(RunOutcome.Status.FAILED, null,
+            failed.error().code(), failed.error().getMessage()))
+        .onMessage(TimedOut.class, timeout -> end(RunOutcome.Status.FAILED, null,
+            ModelException.TIMEOUT, "The model did not finish its " + timeout.what() + " in time"))
+        .onMessage(Cancel.class, cancel -> end(RunOutcome.Status.CANCELLED, null, null, null))
         .onSignal(PostStop.class, signal -> {
           stream.cancel();
           return this;
@@ -165,6 +168,17 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
   private Behavior<Command> onFirstToken(FirstToken first) {
     timers.cancel("first-token");
     return this;
+  }
+
+  /**
+   * What a run that ended without the provider's count consumed, counted here: the prompt, which
+   * was sent (unless the endpoint refused the call before answering anything), and the text it
+   * streamed, which was generated and is paid for upstream. The agent's own replies cost nothing.
+   */
+  private TokenUsage unreported(String errorCode, String text) {
+    boolean refused = text.isEmpty() && (ModelException.REJECTED.equals(errorCode)
+        || ModelException.UNAVAILABLE.equals(errorCode) || ModelException.RATE_LIMITED.equals(errorCode));
+    return refused || model instanceof CannedReply ? TokenUsage.NONE : TokenUsage.counted(request.messages(), text);
   }
 
   private Behavior<Command> onToolsAsked(ToolsAsked toolsAsked) {
@@ -178,7 +192,9 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
    * offered are ignored: the answer is the text.
    */
   private Behavior<Command> onStreamDone(StreamDone done) {
-    usage = usage.plus(done.usage());
+    // A model client that reports no usage for the call leaves it to be counted here.
+    usage = usage.plus(done.usage() != null ? done.usage()
+        : unreported(null, tokens.text().substring(Math.min(roundStart, tokens.text().length()))));
     if (asked.isEmpty() || request.tools().isEmpty()) {
       return end(RunOutcome.Status.COMPLETED, usage, null, null);
     }
@@ -204,12 +220,18 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     return this;
   }
 
-  private Behavior<Command> end(RunOutcome.Status status, TokenUsage runUsage, String code, String message) {
-    // A run that fails or is cancelled after rounds of tools still used their calls' tokens.
-    TokenUsage usage = status == RunOutcome.Status.COMPLETED ? runUsage : this.usage.plus(runUsage);
+  /**
+   * {@code reported} is the run's usage when it completed (every round's, as the provider or the model
+   * client counted it); null when it ended otherwise, and then what its rounds of tools used is added
+   * to what the call it ended in consumed ({@link #unreported}).
+   */
+  private Behavior<Command> end(RunOutcome.Status status, TokenUsage reported, String code, String message) {
     stream.cancel();
     // The run's text is what its token frames carried; none is taken after this.
     String text = tokens.close();
+    // A run that fails or is cancelled after rounds of tools still used their calls' tokens.
+    TokenUsage usage = reported != null ? reported
+        : this.usage.plus(unreported(code, text.substring(Math.min(roundStart, text.length()))));
     double cost = llm.priceOf(model.provider(), run.model()).cost(usage.promptTokens(), usage.completionTokens());
     long latencyMs = (System.nanoTime() - startedNanos) / 1_000_000;
     getContext().getLog().info("Run {} on model {} ended {}{} after {} ms ({} tokens in, {} out)", run.runId(),
@@ -219,7 +241,8 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
         new TurnSupervisor.RunEnded(
             runIndex,
             new RunOutcome(run.runId(), model.provider(), run.model(), status, text,
-                new Usage(usage.promptTokens(), usage.completionTokens(), cost), latencyMs, code, message)));
+                new Usage(usage.promptTokens(), usage.completionTokens(), cost, usage.estimated()), latencyMs, code,
+                message)));
     return Behaviors.stopped();
   }
 }

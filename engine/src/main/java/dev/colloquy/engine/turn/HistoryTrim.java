@@ -1,5 +1,6 @@
 package dev.colloquy.engine.turn;
 
+import dev.colloquy.engine.agent.MemoryRecall;
 import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.ChatMessage;
@@ -25,7 +26,13 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
 
   /** The trim {@code plan}'s prompt needs, or none when its history fits beside the summary it has. */
   static Optional<HistoryTrim> of(TurnPlan plan, List<Passage> passages, int maxTokens, int contextTokens) {
-    long budget = Prompt.historyBudget(plan, passages, maxTokens, contextTokens);
+    return of(plan, null, null, passages, maxTokens, contextTokens);
+  }
+
+  /** The same for a prompt with the tenant's instructions and what is known of the user. */
+  static Optional<HistoryTrim> of(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
+      List<Passage> passages, int maxTokens, int contextTokens) {
+    long budget = Prompt.historyBudget(plan, tenantInstructions, user, passages, maxTokens, contextTokens);
     RollingSummary current = plan.earlier().summary();
     long besideCurrent = budget - (current == null ? 0 : Prompt.tokens(Prompt.summaryMessage(current)));
     List<ChatMessage> history = plan.history();
@@ -33,7 +40,7 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
       return Optional.empty();
     }
     int summaryTokens = Math.clamp(budget / 4, MIN_SUMMARY_TOKENS, MAX_SUMMARY_TOKENS);
-    long reserve = summaryTokens + Prompt.tokens(ChatMessage.system(Prompt.SUMMARY_HEADING));
+    long reserve = summaryTokens + Prompt.tokens(ChatMessage.user(Prompt.SUMMARY_HEADING));
     // Summarizing only what overflows would make every later turn overflow again by its own two messages,
     // and so cost a summary call per turn. Summarizing the older half of the window as well (by tokens and by
     // count) leaves room for the next turns: the session pays for a summary every few turns instead.

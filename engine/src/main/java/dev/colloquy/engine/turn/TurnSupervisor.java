@@ -32,6 +32,7 @@ import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.model.ToolSpec;
 import dev.colloquy.engine.model.offline.OfflineResponder;
@@ -102,7 +103,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record MemoriesNoted(MemoryExtraction.Noted noted) implements Command {}
 
-  private record AnswerBudgetKnown(int maxTokens) implements Command {}
+  /** The tenant's max_tokens and instructions (null: none), asked when the turn starts. */
+  private record TenantSettingsKnown(int maxTokens, String instructions) implements Command {}
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
@@ -176,7 +178,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private List<String> noted;
   private boolean extracting;
   private Integer maxTokens;
+  private String tenantInstructions;
   private boolean runsStarted;
+  /** The messages the runs were sent, once they started: what an unreported run is billed for. */
+  private List<ChatMessage> prompt = List.of();
   private String cancelReason;
   private boolean interrupted;
   private TurnEnding pendingTerminal;
@@ -221,9 +226,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     } else {
       recalled = MemoryRecall.Recalled.nothing();
     }
-    // Asked alongside retrieval, so that the tenant's current max_tokens costs the turn no time.
-    context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId()), (budget, failure) ->
-        new AnswerBudgetKnown(failure == null ? budget : EngineServices.DEFAULT_MAX_TOKENS));
+    // Asked alongside retrieval, so that the tenant's current settings cost the turn no time.
+    context.pipeToSelf(services.answerBudgets().maxTokens(plan.tenantId())
+            .thenCombine(services.instructions().of(plan.tenantId()), (budget, instructions) ->
+                new TenantSettingsKnown(budget, instructions.orElse(null))),
+        (known, failure) -> failure == null ? known : new TenantSettingsKnown(EngineServices.DEFAULT_MAX_TOKENS, null));
     transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
     readers = transcript.readers();
     startGraceTimer();
@@ -305,7 +312,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
-        .onMessage(AnswerBudgetKnown.class, this::onAnswerBudgetKnown)
+        .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(ToolsAsked.class, this::onToolsAsked)
         .onMessage(ToolRoundEnded.class, this::onToolRoundEnded)
@@ -468,15 +475,16 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return true;
   }
 
-  private Behavior<Command> onAnswerBudgetKnown(AnswerBudgetKnown known) {
+  private Behavior<Command> onTenantSettingsKnown(TenantSettingsKnown known) {
     maxTokens = known.maxTokens();
+    tenantInstructions = known.instructions();
     if (cancelReason == null) {
       startRunsWhenReady();
     }
     return this;
   }
 
-  /** The runs start once both the passages and the tenant's max_tokens are known. */
+  /** The runs start once the passages, the tenant's settings and what is known of the user are. */
   private void startRunsWhenReady() {
     if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted && summaryReady()) {
       startRuns(retrieved.passages(), maxTokens);
@@ -493,7 +501,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       boolean modelAnswers = !plan.handoff() && escalation == null && routed != null
           && routed.intent() != Intent.OUT_OF_SCOPE;
       trim = modelAnswers
-          ? HistoryTrim.of(plan, retrieved.passages(), maxTokens, services.llm().contextTokens()).orElse(null) : null;
+          ? HistoryTrim.of(plan, tenantInstructions, recalled, retrieved.passages(), maxTokens,
+              services.llm().contextTokens()).orElse(null) : null;
       if (trim != null) {
         RunSpec first = plan.runs().getFirst();
         Optional<ChatModel> writer = first.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
@@ -520,10 +529,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    List<ChatMessage> messages = new ArrayList<>(Prompt.messages(plan, passages, maxTokens,
+    List<ChatMessage> messages = Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens,
         services.llm().contextTokens(), summarized != null ? summarized.summary() : plan.earlier().summary(),
-        trim == null ? 0 : trim.skip()));
-    MemoryRecall.prompt(recalled).ifPresent(known -> messages.add(1, ChatMessage.system(known)));
+        trim == null ? 0 : trim.skip());
+    prompt = messages;
     if (routed != null) {
       toolContext = new ToolContext(plan.tenantId(), plan.userId(), plan.sessionId(), plan.turnId(), routed.intent(),
           routed.config());
@@ -627,7 +636,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     getContext().getLog().error("Run {} stopped without reporting its outcome", stopped.runIndex());
     RunOutcome partial = unreported(stopped.runIndex());
     return onRunEnded(new RunEnded(stopped.runIndex(), new RunOutcome(partial.runId(), partial.provider(),
-        partial.model(), RunOutcome.Status.FAILED, partial.text(), Usage.NONE, partial.latencyMs(), "RUN_CRASHED",
+        partial.model(), RunOutcome.Status.FAILED, partial.text(), partial.usage(), partial.latencyMs(), "RUN_CRASHED",
         "The run stopped unexpectedly")));
   }
 
@@ -702,14 +711,25 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             agentCalls.list(), language == null ? null : language.language());
   }
 
-  /** A run that never reported: its text is what its token frames carried. */
+  /**
+   * A run that never reported: its text is what its token frames carried, and its usage is counted
+   * from the prompt it was sent (none if it never started, or if the agent answered it itself) and
+   * that text.
+   */
   private RunOutcome unreported(int runIndex) {
     RunSpec run = plan.runs().get(runIndex);
     String text = transcript.tokensOf(runIndex);
-    String provider = runsStarted ? answerer(run).provider()
+    ChatModel answerer = runsStarted ? answerer(run) : null;
+    String provider = answerer != null ? answerer.provider()
         : services.models().find(run.provider(), run.model()).map(ModelCatalog.Entry::provider).orElse("unknown");
+    Usage usage = Usage.NONE;
+    if (answerer != null && !(answerer instanceof CannedReply)) {
+      TokenUsage counted = TokenUsage.counted(prompt, text);
+      usage = new Usage(counted.promptTokens(), counted.completionTokens(),
+          services.llm().priceOf(provider, run.model()).cost(counted.promptTokens(), counted.completionTokens()), true);
+    }
     return new RunOutcome(run.runId(), provider, run.model(), RunOutcome.Status.CANCELLED, text,
-        Usage.NONE, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
+        usage, (System.nanoTime() - startedNanos) / 1_000_000, null, null);
   }
 
   private Behavior<Command> onPersisted(OutcomePersisted persisted) {

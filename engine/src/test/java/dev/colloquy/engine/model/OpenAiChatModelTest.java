@@ -167,6 +167,20 @@ class OpenAiChatModelTest extends ChatModelContract {
   }
 
   @Test
+  void anAnswerPastItsSizeLimitIsCutOffAndItsCallClosed() throws Exception {
+    String chunk = "y".repeat(256 * 1024);
+    mock.reconfigure(BASE.withTokens(12).withTokenText(chunk + "{i}").withDelays(Duration.ZERO, Duration.ZERO));
+
+    RecordingListener listener = streamToTheEnd(model(threads), request("mock"));
+
+    ModelException error = listener.completed.handle((usage, failure) -> (ModelException) failure).get();
+    assertThat(error.code()).isEqualTo(ModelException.ANSWER_TOO_LARGE);
+    assertThat(listener.text().length()).isLessThanOrEqualTo((int) OpenAiChatModel.MAX_ANSWER_BYTES)
+        .isGreaterThan((int) OpenAiChatModel.MAX_ANSWER_BYTES / 2);
+    assertThat(listener.endings()).isEqualTo(1);
+  }
+
+  @Test
   void aStreamThatBreaksOffMidwayIsNotRetried() throws Exception {
     mock.reconfigure(BASE.failing(FailureMode.MID_STREAM_DISCONNECT, "mock").withFailAfterTokens(3));
     long before = mock.stats().requests();

@@ -40,7 +40,7 @@ class ChatRenameAndCharacterTest {
   @BeforeEach
   void newSession() {
     session = EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(UUID.randomUUID().toString(),
-        TestEngine.offline("", new TestEngine.RecordingPurger()), null));
+        TestEngine.offline(""), null));
   }
 
   @AfterEach

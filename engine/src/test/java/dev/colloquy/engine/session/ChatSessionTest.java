@@ -51,7 +51,6 @@ class ChatSessionTest {
   private static MockLlmServer mock;
 
   private EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> session;
-  private TestEngine.RecordingPurger purger;
   private String sessionId;
 
   @BeforeAll
@@ -79,12 +78,11 @@ class ChatSessionTest {
   }
 
   private void newSession(String overrides) {
-    purger = new TestEngine.RecordingPurger();
     String settings = "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = slow, max-retries = 0 }\n" + overrides;
     ColloquySettings parsed = TestEngine.settings(settings);
     ChatModel http = new OpenAiChatModel(parsed.llm(), Executors.newVirtualThreadPerTaskExecutor());
     EngineServices services = TestEngine.services(settings, Map.of("slow", http, "broken", http),
-        new EmptyKnowledgeBase(), purger);
+        new EmptyKnowledgeBase());
     sessionId = UUID.randomUUID().toString();
     session = EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(sessionId, services, null));
   }
@@ -119,6 +117,22 @@ class ChatSessionTest {
   }
 
   @Test
+  void aSessionRefusesTurnsBeyondItsLimitAndSaysWhy() {
+    newSession("colloquy.session.max-turns = 2");
+    open();
+    read(start("one", null, List.of("offline"))).untilTerminal();
+    read(start("two", null, List.of("offline"))).untilTerminal();
+
+    var third = start("three", null, List.of("offline"));
+
+    ChatSession.Rejected refused = rejected(third.reply());
+    assertThat(refused.code()).isEqualTo(ChatSession.TURN_LIMIT_REACHED);
+    assertThat(refused.message()).contains("limit of 2 turns");
+    assertThat(third.hasNoEvents()).isTrue();
+    assertThat(session.getState().totals().turns()).isEqualTo(2);
+  }
+
+  @Test
   void aSessionThatWasNeverOpenedAnswersNotFoundToEveryCommand() {
     newSession("");
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
@@ -147,9 +161,12 @@ class ChatSessionTest {
 
     assertThat(frames.getLast().event()).isInstanceOf(TurnEnding.Completed.class);
     JsonNode asked = mock.stats().chatRequests().getLast();
-    assertThat(asked.path("messages").findValuesAsText("content"))
-        .endsWith("My name is Ada.", "Hello, Ada.", "What is my name?");
-    assertThat(asked.path("messages").get(0).path("content").asText()).startsWith("Answer in one line.");
+    List<String> contents = asked.path("messages").findValuesAsText("content");
+    assertThat(contents).containsSubsequence("My name is Ada.", "Hello, Ada.", "What is my name?")
+        .endsWith("What is my name?");
+    // The persona a client sends is data for the model, never the system message's instructions.
+    assertThat(contents.getFirst()).doesNotContain("Answer in one line.");
+    assertThat(contents.get(contents.size() - 2)).contains("<session_persona>\nAnswer in one line.\n</session_persona>");
     session.restart();
     assertThat(session.getState().history(20)).startsWith(earlier.toArray(ChatMessage[]::new)).hasSize(4);
   }
@@ -455,13 +472,12 @@ class ChatSessionTest {
   }
 
   @Test
-  void deletingPurgesTheJournalAndTheIdIsNotReused() {
+  void aDeletedSessionsIdIsNotReused() {
     newSession("");
     open();
     var delete = session.<ChatSession.DeleteAnswer>runCommand(ChatSession.Delete::new);
     assertThat(delete.reply()).isInstanceOf(ChatSession.Done.class);
     assertThat(delete.event()).isInstanceOf(ChatSession.SessionDeleted.class);
-    assertThat(purger.purged).containsExactly(ChatSession.persistenceId(sessionId).id() + "<2");
     assertThat(rejected(session.<ChatSession.SessionAnswer>runCommand(ChatSession.Get::new).reply()).code())
         .isEqualTo(ChatSession.SESSION_NOT_FOUND);
     var reopen = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Open("default", null, null, JsonNodeFactory.instance.objectNode(), r));

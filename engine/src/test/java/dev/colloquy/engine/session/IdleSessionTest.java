@@ -121,7 +121,7 @@ class IdleSessionTest {
 
   private static EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> entity(String settings) {
     return EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(UUID.randomUUID().toString(),
-        TestEngine.offline(settings, new TestEngine.RecordingPurger()), null));
+        TestEngine.offline(settings), null));
   }
 
   private static void open(EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> entity) {

@@ -51,7 +51,7 @@ class JournalReplayPropertyTest {
     var session = EventSourcedBehaviorTestKit.<ChatSession.Command, ChatSession.Event, SessionState>create(
         testKit.system(),
         ChatSession.create(UUID.randomUUID().toString(),
-            TestEngine.offline("colloquy.session.snapshot-every = 3", new TestEngine.RecordingPurger()), null));
+            TestEngine.offline("colloquy.session.snapshot-every = 3"), null));
     List<String> turnIds = new ArrayList<>();
     List<String> keys = List.of("k1", "k2", "k3");
     for (int i = 0; i < COMMANDS; i++) {

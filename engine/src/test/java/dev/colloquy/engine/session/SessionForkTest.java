@@ -42,7 +42,7 @@ class SessionForkTest {
 
   private static EventSourcedBehaviorTestKit<ChatSession.Command, ChatSession.Event, SessionState> session(String id) {
     return EventSourcedBehaviorTestKit.create(testKit.system(),
-        ChatSession.create(id, TestEngine.offline("", new TestEngine.RecordingPurger()), null));
+        ChatSession.create(id, TestEngine.offline(""), null));
   }
 
   /** An open session of user u1 with {@code turns} completed offline turns. */

@@ -6,32 +6,17 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.SessionSettings;
 import dev.colloquy.engine.EngineServices;
-import dev.colloquy.engine.JournalPurger;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
 import dev.colloquy.engine.knowledge.KnowledgeBase;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.offline.OfflineResponder;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /** Engine services for entity tests: the real offline responder, settings from reference.conf plus overrides. */
 final class TestEngine {
-
-  /** Records what the entity asked to purge; the JDBC purger itself is tested on PostgreSQL. */
-  static final class RecordingPurger implements JournalPurger {
-    final List<String> purged = new CopyOnWriteArrayList<>();
-
-    @Override
-    public CompletableFuture<Void> purge(String persistenceId, long beforeSequenceNr) {
-      purged.add(persistenceId + "<" + beforeSequenceNr);
-      return CompletableFuture.completedFuture(null);
-    }
-  }
 
   private TestEngine() {}
 
@@ -40,17 +25,16 @@ final class TestEngine {
     return ColloquySettings.create(config);
   }
 
-  static EngineServices services(String overrides, Map<String, ChatModel> extraModels, KnowledgeBase knowledge,
-      JournalPurger purger) {
+  static EngineServices services(String overrides, Map<String, ChatModel> extraModels, KnowledgeBase knowledge) {
     ColloquySettings settings = settings(overrides);
     SessionSettings session = settings.session();
     LlmSettings llm = settings.llm();
     Map<String, ChatModel> models = new LinkedHashMap<>(extraModels);
     models.put(LlmSettings.OFFLINE_MODEL, new OfflineResponder(Executors.newVirtualThreadPerTaskExecutor()));
-    return new EngineServices(session, llm, new ModelCatalog(models, LlmSettings.OFFLINE_MODEL), knowledge, purger);
+    return new EngineServices(session, llm, new ModelCatalog(models, LlmSettings.OFFLINE_MODEL), knowledge);
   }
 
-  static EngineServices offline(String overrides, JournalPurger purger) {
-    return services(overrides, Map.of(), new EmptyKnowledgeBase(), purger);
+  static EngineServices offline(String overrides) {
+    return services(overrides, Map.of(), new EmptyKnowledgeBase());
   }
 }

@@ -64,7 +64,7 @@ class TurnDrainTest {
     String settings = "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = slow, max-retries = 0 }";
     ColloquySettings parsed = TestEngine.settings(settings);
     ChatModel http = new OpenAiChatModel(parsed.llm(), Executors.newVirtualThreadPerTaskExecutor());
-    services = TestEngine.services(settings, Map.of("slow", http), new EmptyKnowledgeBase(), new TestEngine.RecordingPurger());
+    services = TestEngine.services(settings, Map.of("slow", http), new EmptyKnowledgeBase());
     session = EventSourcedBehaviorTestKit.create(testKit.system(),
         ChatSession.create(UUID.randomUUID().toString(), services, null));
     session.<ChatSession.SessionAnswer>runCommand(replyTo ->

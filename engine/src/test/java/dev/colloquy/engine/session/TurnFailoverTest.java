@@ -68,10 +68,10 @@ class TurnFailoverTest {
         + "colloquy.session.checkpoint { frames = " + CHECKPOINT_FRAMES + ", interval = 200ms }";
     ColloquySettings parsed = TestEngine.settings(settings);
     ChatModel http = new OpenAiChatModel(parsed.llm(), Executors.newVirtualThreadPerTaskExecutor());
-    EngineServices base = TestEngine.services(settings, Map.of("mock", http), new EmptyKnowledgeBase(),
-        new TestEngine.RecordingPurger());
+    EngineServices base = TestEngine.services(settings, Map.of("mock", http), new EmptyKnowledgeBase());
     EngineServices services = new EngineServices(base.session(), base.llm(), base.models(), base.knowledge(),
-        base.purger(), base.turns(), base.metrics(), base.logContent(), base.answerBudgets(), failover, () -> true);
+        base.turns(), base.metrics(), base.logContent(), base.answerBudgets(), base.instructions(), failover,
+        () -> true);
     sessionId = UUID.randomUUID().toString();
     session = EventSourcedBehaviorTestKit.create(testKit.system(), ChatSession.create(sessionId, services, null));
     session.<ChatSession.SessionAnswer>runCommand(replyTo ->

@@ -19,17 +19,20 @@ import dev.colloquy.engine.domain.Gap;
 import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.domain.TurnProgress;
 import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatMessage;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +57,7 @@ class WireSerializationTest {
   private static final RunOutcome RUN = new RunOutcome("r1", "openai-compatible", "m", RunOutcome.Status.COMPLETED,
       "text \r\n with breaks", new Usage(10, 20, 0.0015), 123, null, null);
   private static final RunOutcome FAILED = new RunOutcome("r2", "offline", "offline", RunOutcome.Status.FAILED, "",
-      Usage.NONE, 4, "MODEL_TIMEOUT", "late");
+      new Usage(40, 3, 0.0001, true), 4, "MODEL_TIMEOUT", "late");
   private static final Citation CITATION = new Citation("d1", "policy.md", "Refunds", 2, 0.87, "c1");
   private static final Gap GAP = new Gap("knowledge", "add a document");
   private static final TurnOutcome OUTCOME = new TurnOutcome(List.of(RUN, FAILED), List.of(CITATION), 0.66,
@@ -226,6 +229,50 @@ class WireSerializationTest {
   }
 
   @Test
+  void aSnapshotRoundTripsAndStaysTheSameSizeHoweverLongTheSession() {
+    SessionState hundred = LongSessionStateTest.session(100, "An answer of a few words");
+    SessionState tenThousand = LongSessionStateTest.session(10_000, "An answer of a few words");
+
+    roundTrips(hundred);
+    roundTrips(tenThousand);
+    int small = SerializationExtension.get(testKit.system()).serialize(hundred).get().length;
+    int large = SerializationExtension.get(testKit.system()).serialize(tenThousand).get().length;
+    assertThat(large).as("a 10,000-turn session's snapshot against a 100-turn one's (%d bytes)", small)
+        .isLessThan(small + 1_000);
+  }
+
+  /** A session state as snapshotted before it kept totals and numbered its turns. */
+  record StateWithoutTotals(String sessionId, SessionStatus status, String tenantId, String userId, String persona,
+      JsonNode metadata, String title, Instant createdAt, Instant updatedAt, List<TurnWithoutNumber> turns,
+      JsonNode narrativeState, String closeReason, SessionSummary summary) implements CborSerializable {}
+
+  record TurnWithoutNumber(String turnId, String idempotencyKey, String traceId, String userMessageId, String message,
+      List<RunSpec> runs, Instant acceptedAt, TurnStatus status, Instant endedAt, String assistantMessageId,
+      String endCode, String endMessage, TurnOutcome outcome) implements CborSerializable {}
+
+  @Test
+  void aSnapshotTakenBeforeTheStateKeptTotalsRecoversWithThemAndKeepsOnlyTheNewestTurns() throws Exception {
+    List<TurnWithoutNumber> turns = new ArrayList<>();
+    for (int i = 1; i <= 60; i++) {
+      turns.add(new TurnWithoutNumber("t" + i, "k" + i, "trace", "u" + i, "hi " + i, List.of(new RunSpec("r1", "offline", "m")),
+          AT, TurnStatus.COMPLETED, AT, "m" + i, null, null, OUTCOME));
+    }
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(SessionState.class);
+    byte[] snapshot = serializer.toBinary(new StateWithoutTotals("s1", SessionStatus.OPEN, "acme", null, null,
+        JsonNodeFactory.instance.objectNode(), "title", AT, AT, turns, JsonNodeFactory.instance.objectNode(), null, null));
+
+    SessionState read = (SessionState) serializer.fromBinary(snapshot, serializer.manifest(SessionState.empty("s1")));
+
+    assertThat(read.totals().turns()).isEqualTo(60);
+    assertThat(read.totals().completedTurns()).isEqualTo(60);
+    assertThat(read.turns()).hasSize(SessionState.TURNS_KEPT);
+    assertThat(read.turns()).extracting(TurnRecord::ordinal).startsWith(11).endsWith(60);
+    assertThat(read.summarize(AT).usageByModel().values().stream().mapToLong(Usage::completionTokens).sum())
+        .isEqualTo(60 * OUTCOME.usage().completionTokens());
+  }
+
+  @Test
   void aTurnWithToolCallsReplaysItsCallsAndResultsWhereTheyWere() {
     List<TurnFrame> replay = Transcript.replay("s1", "t1", "trace", List.of(new RunSpec("r1", "openai-compatible", "m")), TOOL_OUTCOME,
         TurnEnding.Completed.of("m1", TOOL_OUTCOME), 0);
@@ -340,6 +387,21 @@ class WireSerializationTest {
         List.of(new RunSpec("r1", null, "gpt-main")), AT);
 
     assertThat(serializer.fromBinary(journaled, serializer.manifest(now))).isEqualTo(now);
+  }
+
+  /** Usage as journaled before it said whether it was estimated. */
+  record UsageWithoutEstimate(long promptTokens, long completionTokens, double costUsd) implements CborSerializable {}
+
+  @Test
+  void usageJournaledBeforeItCouldBeEstimatedReadsAsReported() throws Exception {
+    SerializerWithStringManifest serializer = (SerializerWithStringManifest)
+        SerializationExtension.get(testKit.system()).serializerFor(Usage.class);
+    byte[] journaled = serializer.toBinary(new UsageWithoutEstimate(10, 20, 0.5));
+
+    Object read = serializer.fromBinary(journaled, serializer.manifest(new Usage(10, 20, 0.5)));
+
+    assertThat(read).isEqualTo(new Usage(10, 20, 0.5, false));
+    roundTrips(new Usage(10, 20, 0.5, true));
   }
 
   /** A turn's outcome as journaled before the agent decided anything: the fields it had then. */

@@ -32,6 +32,7 @@ import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
 import dev.colloquy.engine.tenant.TenantConfig;
+import dev.colloquy.engine.tenant.TenantInstructions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,8 +92,8 @@ class AgentTurnTest {
     AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
         new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
     return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, new InFlight(), EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS),
+        new EmptyKnowledgeBase(), new InFlight(), EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE,
         new AgentServices(TenantPolicies.fixed(tenant), agent, memories, Executors.newVirtualThreadPerTaskExecutor(),
             languages));
   }
@@ -237,8 +238,10 @@ class AgentTurnTest {
 
     Thread.ofVirtual().start(() -> uncheck(() -> {
       ScriptedModel.Call answering = model.nextCall();
+      // What is remembered about the user is data, in the block before the question, never in the system message.
+      assertThat(answering.request().messages().getFirst().content()).doesNotContain("5 pm");
       assertThat(answering.request().messages().get(1).content())
-          .startsWith("What you know about this user").contains("The user prefers appointments after 5 pm");
+          .contains("<user_memory>\nThe user prefers appointments after 5 pm\n</user_memory>");
       answering.listener().onToken("Shall I book 6 pm?");
       answering.listener().onComplete(new TokenUsage(50, 5));
       answer(model, "not json");

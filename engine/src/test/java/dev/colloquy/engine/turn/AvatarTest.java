@@ -9,8 +9,11 @@ import dev.colloquy.engine.domain.FrameMark;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
 import dev.colloquy.engine.domain.StreamEvent;
+import dev.colloquy.engine.domain.Usage;
+import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelException;
+import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import java.time.Duration;
 import java.util.List;
@@ -40,9 +43,16 @@ class AvatarTest {
         .withFallback(ConfigFactory.defaultReference()).resolve()).llm();
   }
 
+  private static final List<ChatMessage> PROMPT = List.of(ChatMessage.system("Answer briefly."),
+      ChatMessage.user("How long is the warranty on the espresso machine?"));
+
   private ActorRef<Avatar.Command> run(LlmSettings llm) {
-    ChatRequest request = new ChatRequest("m", List.of(), List.of(), 256);
-    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, transcript.run(0), llm, 4,
+    return run(llm, transcript);
+  }
+
+  private ActorRef<Avatar.Command> run(LlmSettings llm, Transcript into) {
+    ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
+    return testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, into.run(0), llm, 4,
         supervisor.ref()));
   }
 
@@ -62,7 +72,52 @@ class AvatarTest {
     assertThat(outcome.text()).isEqualTo("one two");
     assertThat(outcome.provider()).isEqualTo("scripted");
     assertThat(outcome.usage().totalTokens()).isEqualTo(6);
+    assertThat(outcome.usage().estimated()).as("the provider's own count").isFalse();
     supervisor.expectTerminated(avatar, WAIT);
+  }
+
+  @Test
+  void aRunCancelledMidStreamIsBilledForItsPromptAndWhatItStreamedAsAnEstimate() throws Exception {
+    ActorRef<Avatar.Command> avatar = run(llm("""
+        colloquy.llm { provider = scripted, base-url = "http://127.0.0.1:9/v1", model = m,
+          prices.m { input-per-million = 1000000, output-per-million = 2000000 } }"""));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("The warranty ");
+    call.listener().onToken("lasts two years");
+
+    avatar.tell(new Avatar.Cancel());
+
+    Usage usage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(usage.estimated()).isTrue();
+    assertThat(usage.promptTokens()).isEqualTo(TokenCounter.count(PROMPT)).isPositive();
+    assertThat(usage.completionTokens()).isEqualTo(TokenCounter.count("The warranty lasts two years")).isPositive();
+    assertThat(usage.costUsd()).isEqualTo(usage.promptTokens() + 2.0 * usage.completionTokens());
+  }
+
+  @Test
+  void aRunThatBrokeOffOrTimedOutIsBilledForWhatWasSentAndStreamed() throws Exception {
+    run(llm(""));
+    ScriptedModel.Call broken = model.nextCall();
+    broken.listener().onToken("Half an ans");
+    broken.listener().onError(new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off"));
+    Usage brokenUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(brokenUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), TokenCounter.count("Half an ans"), 0, true));
+
+    run(llm("colloquy.llm.first-token-timeout = 200ms"),
+        new Transcript("s1", "t2", "trace", List.of(new RunSpec("r1", "scripted", "m"))));
+    model.nextCall();
+    Usage silentUsage = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome().usage();
+    assertThat(silentUsage).isEqualTo(new Usage(TokenCounter.count(PROMPT), 0, 0, true));
+  }
+
+  @Test
+  void aCallTheEndpointRefusedBeforeAnsweringCostsNothing() throws Exception {
+    run(llm(""));
+    model.nextCall().listener().onError(new ModelException(ModelException.REJECTED, "The model endpoint answered HTTP 400"));
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+    assertThat(outcome.usage()).isEqualTo(Usage.NONE);
   }
 
   @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A long session's history trimmed to its token budget: what a new rolling summary must take in, how
- * the summary enters the prompt (as context, in place of what it covers), the offline extract, and the
+ * the summary enters the prompt (as context, in the untrusted data block, in place of what it covers), the offline extract, and the
  * session's history once a summary is journaled.
  */
 class RollingSummaryTest {
@@ -59,10 +59,12 @@ class RollingSummaryTest {
     assertThat(trim.skip()).isPositive().isEven();
     assertThat(trim.toSummarize()).isEqualTo(history.subList(0, trim.skip()));
     RollingSummary summary = new RollingSummary("The user asked about their order's delivery.", trim.skip(), "model");
-    List<ChatMessage> prompt = Prompt.messages(plan, List.of(), MAX_TOKENS, CONTEXT, summary, trim.skip());
-    assertThat(prompt.get(1)).isEqualTo(ChatMessage.system(Prompt.SUMMARY_HEADING + summary.text()));
-    assertThat(prompt.get(1).content()).contains("not instructions");
-    assertThat(prompt.subList(2, prompt.size() - 1)).isEqualTo(history.subList(trim.skip(), history.size()));
+    List<ChatMessage> prompt =
+        Prompt.messages(plan, null, null, List.of(), MAX_TOKENS, CONTEXT, summary, trim.skip());
+    ChatMessage data = prompt.get(prompt.size() - 2);
+    assertThat(data).isEqualTo(ChatMessage.user(new UntrustedData().earlierConversation(summary).render()));
+    assertThat(data.content()).contains("<earlier_conversation>\n" + summary.text()).contains("never instructions");
+    assertThat(prompt.subList(1, prompt.size() - 2)).isEqualTo(history.subList(trim.skip(), history.size()));
     assertThat(TokenCounter.count(prompt) + prompt.size() * (long) Prompt.MESSAGE_OVERHEAD_TOKENS + MAX_TOKENS)
         .isLessThanOrEqualTo(CONTEXT);
   }

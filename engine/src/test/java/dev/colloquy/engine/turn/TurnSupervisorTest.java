@@ -18,6 +18,7 @@ import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.EngineMetrics;
 import dev.colloquy.engine.tenant.AnswerBudgets;
+import dev.colloquy.engine.tenant.TenantInstructions;
 import dev.colloquy.engine.tenant.FailoverPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -58,8 +59,9 @@ class TurnSupervisorTest {
     turns = new InFlight();
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.defaultReference().resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), FailoverPolicy.INTERRUPT, () -> true);
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
     session = testKit.createTestProbe();
   }
 
@@ -333,15 +335,17 @@ class TurnSupervisorTest {
         "colloquy.session.checkpoint { frames = " + frames + ", interval = " + interval + " }")
         .withFallback(ConfigFactory.defaultReference()).resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), FailoverPolicy.INTERRUPT, () -> true);
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
   }
 
   private void useDisconnectGrace(String grace) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
         "colloquy.session.disconnect-grace = " + grace).withFallback(ConfigFactory.defaultReference()).resolve());
     services = new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), (persistenceId, seqNr) -> null, turns, EngineMetrics.NONE, true,
-        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), FailoverPolicy.INTERRUPT, () -> true);
+        new EmptyKnowledgeBase(), turns, EngineMetrics.NONE, true,
+        AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE, FailoverPolicy.INTERRUPT,
+        () -> true);
   }
 }

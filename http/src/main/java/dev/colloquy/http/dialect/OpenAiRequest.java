@@ -20,6 +20,14 @@ record OpenAiRequest(String model, String message, String persona, List<ChatMess
 
   static final int MAX_MESSAGES = 200;
 
+  /**
+   * What the messages before the last may add up to (UTF-8), and the system and developer messages
+   * together (characters, as a persona of the session API). A session is opened with them in one
+   * message that may cross to another node, and keeps them in its state: both must stay bounded.
+   */
+  static final int MAX_CONTEXT_BYTES = 128 * 1024;
+  static final int MAX_SYSTEM_CHARACTERS = 8_000;
+
   static OpenAiRequest parse(String body, long maxMessageBytes) {
     JsonNode json = object(body);
     String model = requiredText(json, "model");
@@ -56,6 +64,17 @@ record OpenAiRequest(String model, String message, String persona, List<ChatMess
     if (conversation.isEmpty() || conversation.getLast().role() != ChatMessage.Role.USER) {
       throw OpenAiError.invalid("invalid_value", "messages",
           "Invalid 'messages': the last message that is not a system message must be a user's.");
+    }
+    long contextBytes = conversation.subList(0, conversation.size() - 1).stream()
+        .mapToLong(earlier -> earlier.content().getBytes(StandardCharsets.UTF_8).length).sum();
+    if (contextBytes > MAX_CONTEXT_BYTES) {
+      throw OpenAiError.invalid("context_length_exceeded", "messages", "The messages before the last user message are "
+          + contextBytes + " bytes; they may total at most " + MAX_CONTEXT_BYTES + ".");
+    }
+    int systemCharacters = system.stream().mapToInt(String::length).sum();
+    if (systemCharacters > MAX_SYSTEM_CHARACTERS) {
+      throw OpenAiError.invalid("context_length_exceeded", "messages", "The system and developer messages are "
+          + systemCharacters + " characters; they may total at most " + MAX_SYSTEM_CHARACTERS + ".");
     }
     if (conversation.getLast().content().isBlank()) {
       throw OpenAiError.invalid("invalid_value", "messages[" + (messages.size() - 1) + "].content",

@@ -200,13 +200,18 @@ public final class SupportRoutes extends AllDirectives {
     }
   }
 
-  /** The session's totals, as the contract's billing record counts them. */
+  /**
+   * The session's totals, as the contract's billing record counts them. A view holds only a page of
+   * the messages, so they are counted from the summary: each turn's message, and the one answer of
+   * each completed turn (a support turn runs one model).
+   */
   record Summary(int totalMessages, long totalInputTokens, long totalOutputTokens, Long durationMs, Instant endedAt) {
     static Summary toApi(SessionView view) {
       SessionSummary summary = view.summary();
       Usage usage = summary == null ? Usage.NONE
           : summary.usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
-      return new Summary(view.messages().size(), usage.promptTokens(), usage.completionTokens(),
+      int messages = summary == null ? view.messages().size() : summary.turns() + summary.completedTurns();
+      return new Summary(messages, usage.promptTokens(), usage.completionTokens(),
           summary == null ? null : summary.durationMs(), summary == null ? null : summary.closedAt());
     }
   }

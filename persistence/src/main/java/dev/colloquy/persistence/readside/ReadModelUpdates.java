@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
+import dev.colloquy.engine.domain.Citation;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.SessionSummary;
@@ -15,6 +16,7 @@ import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.TurnRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -69,9 +71,23 @@ final class ReadModelUpdates {
         sessionId, e.tenantId(), time(e.at()));
   }
 
+  /** The user's message, numbered as the session numbers its turns: by the count of turns accepted. */
   private void accepted(ChatSession.TurnAccepted e) throws SQLException {
-    message(e.userMessageId(), e.turnId(), "user", e.message(), null, null, e.at());
-    update("UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ?", time(e.at()));
+    Integer ordinal = null;
+    try (PreparedStatement counted = connection.prepareStatement(
+        "UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ? RETURNING turn_count")) {
+      counted.setObject(1, time(e.at()));
+      counted.setObject(2, sessionId);
+      try (ResultSet row = counted.executeQuery()) {
+        if (row.next()) {
+          ordinal = row.getInt(1);
+        }
+      }
+    }
+    execute("""
+        INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
+        VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
+        e.userMessageId(), sessionId, e.turnId(), e.message(), time(e.at()), ordinal);
     new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
   }
 
@@ -80,12 +96,25 @@ final class ReadModelUpdates {
    * they came from, so it is not added here.
    */
   private void forked(ChatSession.SessionForked e) throws SQLException {
+    int ordinal = 0;
     for (TurnRecord turn : e.turns()) {
-      message(turn.userMessageId(), turn.turnId(), "user", turn.message(), null, null, turn.acceptedAt());
+      ordinal++;
+      execute("""
+          INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
+          VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
+          turn.userMessageId(), sessionId, turn.turnId(), turn.message(), time(turn.acceptedAt()), ordinal);
       if (turn.status() == TurnStatus.COMPLETED) {
+        String citations = citationsJson(turn.outcome());
+        int index = 0;
         for (TurnOutcome.Answer answer : turn.outcome().answers(turn.assistantMessageId())) {
           RunOutcome run = answer.run();
-          message(answer.messageId(), turn.turnId(), "assistant", run.text(), run.provider(), run.model(), turn.endedAt());
+          execute("""
+              INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at,
+                turn_ordinal, answer_index, run_id, citations)
+              VALUES (?, ?, ?, 'assistant', ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB))
+              ON CONFLICT (message_id) DO NOTHING""",
+              answer.messageId(), sessionId, turn.turnId(), run.text(), run.provider(), run.model(),
+              time(turn.endedAt()), ordinal, ++index, run.runId(), citations);
         }
       }
     }
@@ -114,14 +143,33 @@ final class ReadModelUpdates {
     new EscalationWebhooks(connection, sessionId).escalation(e);
   }
 
-  /** The answers as the session shows them, with what the agent decided for the turn. */
+  /** The answers as the session shows them, after their turn's user message, with what the agent decided for the turn. */
   private void completed(ChatSession.TurnCompleted e) throws SQLException {
+    String citations = citationsJson(e.outcome());
+    int index = 0;
     for (TurnOutcome.Answer answer : e.outcome().answers(e.messageId())) {
       RunOutcome run = answer.run();
-      message(answer.messageId(), e.turnId(), "assistant", run.text(), run.provider(), run.model(), e.at());
+      execute("""
+          INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at,
+            turn_ordinal, answer_index, run_id, citations)
+          VALUES (?, ?, ?, 'assistant', ?, ?, ?, ?,
+            (SELECT turn_ordinal FROM messages WHERE session_id = ? AND turn_id = ? AND role = 'user'), ?, ?,
+            CAST(? AS JSONB))
+          ON CONFLICT (message_id) DO NOTHING""",
+          answer.messageId(), sessionId, e.turnId(), run.text(), run.provider(), run.model(), time(e.at()),
+          sessionId, e.turnId(), ++index, run.runId(), citations);
     }
     agentColumns(e.turnId(), e.outcome());
     turnEnded(e.outcome(), e.at());
+  }
+
+  private static String citationsJson(TurnOutcome outcome) {
+    ArrayNode citations = JSON.createArrayNode();
+    for (Citation citation : outcome.citations()) {
+      citations.addObject().put("document_id", citation.documentId()).put("source", citation.source())
+          .put("section", citation.section()).put("chunk_index", citation.chunkIndex()).put("score", citation.score());
+    }
+    return citations.toString();
   }
 
   /**
@@ -222,20 +270,13 @@ final class ReadModelUpdates {
         time(at), time(at), sessionId);
   }
 
-  private void message(String messageId, String turnId, String role, String content, String provider, String model,
-      Instant at) throws SQLException {
-    execute("""
-        INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO NOTHING""",
-        messageId, sessionId, turnId, role, content, provider, model, time(at));
-  }
-
   private static String usageJson(SessionSummary summary) {
     ObjectNode byModel = JSON.createObjectNode();
     summary.usageByModel().forEach((model, usage) -> byModel.putObject(model)
         .put("prompt_tokens", usage.promptTokens())
         .put("completion_tokens", usage.completionTokens())
-        .put("cost_usd", usage.costUsd()));
+        .put("cost_usd", usage.costUsd())
+        .put("estimated", usage.estimated()));
     return byModel.toString();
   }
 

@@ -47,7 +47,8 @@ public final class ReadSide {
   static final List<String> READ_SIDE_MIGRATIONS =
       List.of("db/migration/V3__read_side.sql", "db/migration/V5__session_users.sql",
           "db/migration/V20__session_characters.sql", "db/migration/V80__agent_read_side.sql",
-          "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql");
+          "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql",
+          "db/migration/V88__message_positions.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";

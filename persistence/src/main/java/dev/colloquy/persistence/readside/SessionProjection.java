@@ -23,7 +23,8 @@ import org.apache.pekko.persistence.query.Offset;
  * journal: one exactly-once JDBC projection per session tag, spread over the cluster as a sharded
  * daemon process. The events that arrive together (up to {@code pekko.projection.grouped}'s bounds)
  * are applied in order and commit with the projection's offset in one transaction: exactly once, as
- * with a transaction per event, but one commit for a batch instead of three or four per turn.
+ * with a transaction per event, but one commit for a batch instead of three or four per turn. A
+ * deletion also purges the session's journal in that transaction (see {@link DeletedJournalPurge}).
  */
 public final class SessionProjection {
 
@@ -60,6 +61,9 @@ public final class SessionProjection {
         for (EventEnvelope<ChatSession.Event> envelope : envelopes) {
           String sessionId = PersistenceId.extractEntityId(envelope.persistenceId());
           new ReadModelUpdates(connection, sessionId).apply(envelope.event());
+          if (envelope.event() instanceof ChatSession.SessionDeleted) {
+            DeletedJournalPurge.before(connection, envelope.persistenceId(), envelope.sequenceNr());
+          }
         }
         return null;
       });

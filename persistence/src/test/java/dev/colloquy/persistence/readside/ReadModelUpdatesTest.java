@@ -46,7 +46,7 @@ class ReadModelUpdatesTest {
   private static final Instant ENDED = OPENED.plusSeconds(8);
   private static final Instant CLOSED = OPENED.plusSeconds(60);
   private static final Usage MAIN_USAGE = new Usage(120, 30, 0.002);
-  private static final Usage SHADOW_USAGE = new Usage(120, 10, 0.0005);
+  private static final Usage SHADOW_USAGE = new Usage(120, 10, 0.0005, true);
 
   @RegisterExtension
   static final ReadSideDatabase database = new ReadSideDatabase();
@@ -84,6 +84,52 @@ class ReadModelUpdatesTest {
   }
 
   @Test
+  void messagesAreNumberedAsTheSessionNumbersItsTurnsAndPageBackFromThere() throws Exception {
+    TurnOutcome cited = new TurnOutcome(twoRuns().runs(),
+        List.of(new dev.colloquy.engine.domain.Citation("d-1", "policy.md", "Refunds", 2, 0.9)), 0.8, List.of(),
+        List.of(), 3000);
+    apply(opened(), accepted("t-1", "m-1"), new ChatSession.TurnCompleted("t-1", "a-1", cited, ENDED),
+        accepted("t-2", "m-2"), new ChatSession.TurnFailed("t-2", "MODEL_UNAVAILABLE", "down", outcome(), ENDED),
+        accepted("t-3", "m-3"), new ChatSession.TurnCompleted("t-3", "a-3",
+            outcome(run("r-3", "offline", "offline", RunOutcome.Status.COMPLETED, "Yes.", MAIN_USAGE)), ENDED));
+
+    assertThat(rows("SELECT message_id, turn_ordinal, answer_index, run_id FROM messages WHERE session_id = ? "
+        + "ORDER BY turn_ordinal, answer_index")).extracting(row -> row.get("message_id") + "@" + row.get("turn_ordinal")
+            + "." + row.get("answer_index") + "/" + row.get("run_id"))
+        .containsExactly("m-1@1.0/null", "a-1@1.1/r-main", "r-shadow@1.2/r-shadow", "m-2@2.0/null", "m-3@3.0/null",
+            "a-3@3.1/r-3");
+
+    JdbcMessageHistory history = new JdbcMessageHistory(dataSource(), Runnable::run);
+    MessageHistory.Page beforeTurn3 = history.before(SESSION, MessageHistory.Position.startOfTurn(3), 3, 1 << 20)
+        .toCompletableFuture().join();
+    assertThat(beforeTurn3.messages()).extracting(m -> m.messageId()).containsExactly("a-1", "r-shadow", "m-2");
+    assertThat(beforeTurn3.earlier()).isTrue();
+    assertThat(beforeTurn3.messages().getFirst().citations()).extracting(c -> c.source()).containsExactly("policy.md");
+    assertThat(beforeTurn3.messages().getFirst().runId()).isEqualTo("r-main");
+    MessageHistory.Position ofAnswer = history.positionOf(SESSION, "a-1").toCompletableFuture().join().orElseThrow();
+    MessageHistory.Page first = history.before(SESSION, ofAnswer, 10, 1 << 20).toCompletableFuture().join();
+    assertThat(first.messages()).extracting(m -> m.messageId()).containsExactly("m-1");
+    assertThat(first.earlier()).isFalse();
+    assertThat(history.positionOf(SESSION, "no-such-message").toCompletableFuture().join()).isEmpty();
+  }
+
+  @Test
+  void messagesProjectedBeforeTheyHadPlacesGetThemFromTheirTimes() throws Exception {
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("""
+          INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at) VALUES
+            ('q1', 's-old', 't1', 'user', 'first', '2026-01-01T10:00:00Z'),
+            ('a1', 's-old', 't1', 'assistant', 'answer', '2026-01-01T10:00:05Z'),
+            ('q2', 's-old', 't2', 'user', 'second', '2026-01-01T10:01:00Z')""");
+      statement.execute(ReadSide.script("db/migration/V88__message_positions.sql"));
+    }
+
+    assertThat(rows("SELECT message_id, turn_ordinal, answer_index FROM messages WHERE session_id = 's-old' "
+        + "ORDER BY message_id")).extracting(row -> row.get("message_id") + "@" + row.get("turn_ordinal") + "." + row.get("answer_index"))
+        .containsExactly("a1@1.1", "q1@1.0", "q2@2.0");
+  }
+
+  @Test
   void failedAndCancelledTurnsCountTheirUsageButAnswerNothing() throws SQLException {
     TurnOutcome failed = outcome(run("r-1", "openai-compatible", "gpt-main", RunOutcome.Status.FAILED, "", new Usage(50, 0, 0.001)));
     TurnOutcome cancelled = outcome(run("r-2", "openai-compatible", "gpt-main", RunOutcome.Status.CANCELLED, "Thir", new Usage(50, 2, 0.001)));
@@ -109,8 +155,8 @@ class ReadModelUpdatesTest {
     assertThat(sessionEnd()).containsExactly(entry("reason", "idle"), entry("turns", 1), entry("completed_turns", 1),
         entry("prompt_tokens", 240L), entry("completion_tokens", 40L), entry("duration_ms", 60_000L));
     assertThat(usageByModel()).isEqualTo(JSON.readTree("""
-        {"openai-compatible/gpt-main": {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.002},
-         "offline/offline": {"prompt_tokens": 120, "completion_tokens": 10, "cost_usd": 0.0005}}"""));
+        {"openai-compatible/gpt-main": {"prompt_tokens": 120, "completion_tokens": 30, "cost_usd": 0.002, "estimated": false},
+         "offline/offline": {"prompt_tokens": 120, "completion_tokens": 10, "cost_usd": 0.0005, "estimated": true}}"""));
   }
 
   @Test

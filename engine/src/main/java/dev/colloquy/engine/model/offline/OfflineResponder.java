@@ -5,7 +5,6 @@ import dev.colloquy.engine.model.ChatListener;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
-import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.util.ArrayList;
@@ -88,7 +87,7 @@ public final class OfflineResponder implements ChatModel {
     }
     if (!cancelled.get()) {
       listener.onComplete(
-          new TokenUsage(TokenCounter.count(request.messages()), TokenCounter.count(text)));
+          TokenUsage.counted(request.messages(), text));
     }
   }
 }

@@ -18,12 +18,12 @@ import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
 import dev.colloquy.engine.model.ModelException;
-import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +55,14 @@ import org.slf4j.LoggerFactory;
 public final class OpenAiChatModel implements ChatModel {
 
   private static final Logger log = LoggerFactory.getLogger(OpenAiChatModel.class);
+
+  /**
+   * The most text (UTF-8) one answer may carry, far beyond what a model is asked for: the frames
+   * that carry a whole answer cross the cluster in one message, which must stay within its largest
+   * frame (see application.conf). An endpoint that streams more has its call closed and its run
+   * failed with {@link ModelException#ANSWER_TOO_LARGE}, keeping what came before.
+   */
+  public static final long MAX_ANSWER_BYTES = 2L * 1024 * 1024;
 
   private final String provider;
   private final OpenAIClient client;
@@ -144,8 +152,14 @@ public final class OpenAiChatModel implements ChatModel {
       try (HttpResponse response = client.chat().completions().withRawResponse().createStreaming(params);
           InputStream body = response.body()) {
         CompletionChunks chunks = new CompletionChunks(body);
-        while (!cancelled.get() && chunks.next(answer)) {
+        while (!cancelled.get() && !answer.tooLarge && chunks.next(answer)) {
           // each chunk's tokens went to the listener
+        }
+        if (answer.tooLarge && !cancelled.get()) {
+          log.warn("The answer of model {} passed {} bytes; its call is closed", request.model(), MAX_ANSWER_BYTES);
+          listener.onError(new ModelException(ModelException.ANSWER_TOO_LARGE,
+              "The model's answer passed " + MAX_ANSWER_BYTES + " bytes and was cut off"));
+          return;
         }
         if (!cancelled.get()) {
           chunks.drain();
@@ -170,7 +184,7 @@ public final class OpenAiChatModel implements ChatModel {
         listener.onComplete(
             answer.usage != null
                 ? answer.usage
-                : new TokenUsage(TokenCounter.count(request.messages()), TokenCounter.count(answer.text.toString())));
+                : TokenUsage.counted(request.messages(), answer.text.toString()));
       }
     }
 
@@ -185,12 +199,16 @@ public final class OpenAiChatModel implements ChatModel {
   }
 
   /**
-   * The run's answer as it streams: each token goes to the listener as it is read; the tool calls
-   * it asks for are assembled from their pieces (by index) and told at the end.
+   * The run's answer as it streams: each token goes to the listener as it is read, until the answer
+   * passes {@link #MAX_ANSWER_BYTES}; what comes after is dropped and the call is closed. The tool calls
+   * it asks for are assembled from their pieces (by index) and told at the end; their arguments count
+   * towards the same cap.
    */
   private static final class Answer implements CompletionChunks.Handler {
     private final ChatListener listener;
     private final StringBuilder text = new StringBuilder();
+    private long bytes;
+    private boolean tooLarge;
     private final Map<Integer, PendingCall> calls = new TreeMap<>();
     private TokenUsage usage;
 
@@ -200,6 +218,14 @@ public final class OpenAiChatModel implements ChatModel {
 
     @Override
     public void content(String token) {
+      if (tooLarge) {
+        return;
+      }
+      bytes += token.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > MAX_ANSWER_BYTES) {
+        tooLarge = true;
+        return;
+      }
       text.append(token);
       listener.onToken(token);
     }
@@ -211,6 +237,16 @@ public final class OpenAiChatModel implements ChatModel {
 
     @Override
     public void toolCall(int index, String id, String name, String arguments) {
+      if (tooLarge) {
+        return;
+      }
+      if (arguments != null) {
+        bytes += arguments.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_ANSWER_BYTES) {
+          tooLarge = true;
+          return;
+        }
+      }
       PendingCall call = calls.computeIfAbsent(index, ignored -> new PendingCall());
       if (id != null) {
         call.id = id;

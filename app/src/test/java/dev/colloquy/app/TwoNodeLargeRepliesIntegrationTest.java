@@ -1,0 +1,80 @@
+package dev.colloquy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.model.openai.OpenAiChatModel;
+import dev.colloquy.mockllm.MockLlmSettings;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The largest things the API allows cross between two nodes whole (Artery drops a message beyond its
+ * frame size): a session opened with the largest persona and metadata, a turn whose answer is just
+ * under the answer limit streamed and then read back through the node that does not host the session.
+ */
+class TwoNodeLargeRepliesIntegrationTest {
+
+  /** 32 tokens of about 62 KiB: an answer just under the 2 MiB limit, each frame that ends a run or turn carrying all of it. */
+  private static final MockLlmSettings MODEL = TestColloquy.fastMock().withTokens(32)
+      .withTokenText("z".repeat(62 * 1024) + "{i} ").withDelays(Duration.ZERO, Duration.ZERO);
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @RegisterExtension
+  static final RunningCluster cluster = RunningCluster.of2(MODEL, Map.of());
+
+  @Test
+  void theLargestSessionAndAnswerCrossNodesWhole() throws Exception {
+    String answer = MODEL.text(MODEL.tokens());
+    assertThat((long) answer.getBytes(StandardCharsets.UTF_8).length)
+        .isGreaterThan(OpenAiChatModel.MAX_ANSWER_BYTES - 100_000).isLessThan(OpenAiChatModel.MAX_ANSWER_BYTES);
+    String persona = "€".repeat(8_000);
+    ObjectNode metadata = Api.JSON.createObjectNode();
+    metadata.putArray("notes").add("ü".repeat(7_000));
+    Api api = cluster.api(0);
+    String sessionId = openOnTheOtherNode(api, persona, metadata);
+
+    List<SseEvent> live;
+    try (SseClient stream = api.streamTurn(sessionId, Api.turn("Tell me everything"))) {
+      live = stream.readToEnd(WAIT);
+    }
+    assertThat(live.getLast().event()).isEqualTo("turn.completed");
+    assertThat(live.getLast().text("text")).isEqualTo(answer);
+    assertThat(live.stream().filter(event -> event.event().equals("run.completed")).findFirst().orElseThrow()
+        .text("text")).isEqualTo(answer);
+
+    JsonNode session = api.session(sessionId);
+    assertThat(session.path("persona").asText()).isEqualTo(persona);
+    assertThat(session.path("metadata")).isEqualTo(metadata);
+    assertThat(session.path("messages")).hasSize(1);
+    assertThat(session.path("messages").get(0).path("content").asText()).isEqualTo(answer);
+    JsonNode before = api.get("/v1/sessions/" + sessionId + "?before=" + session.path("next_before").asText()).json();
+    assertThat(before.path("messages").get(0).path("content").asText()).isEqualTo("Tell me everything");
+
+    Api.Response json = api.post("/v1/sessions/" + sessionId + "/turns", Api.turn("Once more, as JSON"));
+    assertThat(json.status()).as("the JSON answer").isEqualTo(200);
+    assertThat(json.json().path("text").asText()).isEqualTo(answer);
+    assertThat(cluster.hostedSessions(1)).as("the session stayed on the other node").contains(sessionId);
+  }
+
+  /** Opens sessions with client-chosen ids through node 0 until sharding places one on node 1. */
+  private static String openOnTheOtherNode(Api api, String persona, JsonNode metadata) throws Exception {
+    for (int attempt = 0; attempt < 64; attempt++) {
+      String sessionId = UUID.randomUUID().toString();
+      ObjectNode body = Api.JSON.createObjectNode().put("session_id", sessionId).put("persona", persona);
+      body.set("metadata", metadata);
+      Api.Response created = api.post("/v1/sessions", body.toString());
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      if (cluster.hostedSessions(1).contains(sessionId)) {
+        return sessionId;
+      }
+    }
+    throw new AssertionError("no session opened through node 0 was placed on node 1");
+  }
+}

@@ -1,0 +1,70 @@
+package dev.colloquy.engine.session;
+
+import dev.colloquy.engine.CborSerializable;
+import dev.colloquy.engine.domain.AgentCall;
+import dev.colloquy.engine.domain.RunOutcome;
+import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.domain.Usage;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a session amounts to over all its turns, kept as running totals so that the state need not
+ * keep the turns themselves: how many were accepted (a turn's number is its place in that count)
+ * and completed, tokens and cost per {@code provider/model}, and when the session was last active.
+ * Its size does not grow with the turns, only with the models used.
+ */
+public record SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity,
+    int inheritedCompleted)
+    implements CborSerializable {
+
+  /** Totals without inherited turns. {@code inheritedCompleted}: of the completed turns, those a fork inherited. */
+  public SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity) {
+    this(turns, completedTurns, usageByModel, lastActivity, 0);
+  }
+
+  public SessionTotals {
+    usageByModel = Map.copyOf(usageByModel);
+  }
+
+  static SessionTotals openedAt(Instant at) {
+    return new SessionTotals(0, 0, Map.of(), at);
+  }
+
+  /** The totals of a session whose every turn is given: what a snapshot from before the totals existed held. */
+  static SessionTotals of(List<TurnRecord> turns, Instant createdAt) {
+    SessionTotals totals = openedAt(createdAt);
+    for (TurnRecord turn : turns) {
+      totals = totals.accepted(turn.acceptedAt());
+      if (!turn.pending()) {
+        totals = totals.ended(turn.status(), turn.outcome(), turn.endedAt());
+      }
+    }
+    return totals;
+  }
+
+  SessionTotals accepted(Instant at) {
+    return new SessionTotals(turns + 1, completedTurns, usageByModel, latest(at), inheritedCompleted);
+  }
+
+  SessionTotals ended(TurnStatus status, TurnOutcome outcome, Instant at) {
+    Map<String, Usage> usage = new LinkedHashMap<>(usageByModel);
+    if (outcome != null) {
+      for (RunOutcome run : outcome.runs()) {
+        usage.merge(run.provider() + "/" + run.model(), run.usage(), Usage::plus);
+      }
+      for (AgentCall call : outcome.agentCalls()) {
+        usage.merge(call.provider() + "/" + call.model(), call.usage(), Usage::plus);
+      }
+    }
+    return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), usage, latest(at),
+        inheritedCompleted);
+  }
+
+  private Instant latest(Instant at) {
+    return lastActivity == null || (at != null && at.isAfter(lastActivity)) ? at : lastActivity;
+  }
+}
