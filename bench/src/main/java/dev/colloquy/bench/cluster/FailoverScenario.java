@@ -70,10 +70,26 @@ public final class FailoverScenario {
     int victim(Map<String, Integer> hosts, int size);
 
     void inject(LocalCluster cluster, int victim) throws Exception;
+
+    /** Called once the survivors have removed the victim, while the clients are still finishing their turns. */
+    default void removed(LocalCluster cluster, int victim) throws Exception {}
   }
 
   /** SIGKILL of the node hosting most sessions; clients go through every node. */
-  public static final Fault KILL = new Fault() {
+  public static final Fault KILL = new Kill();
+
+  /**
+   * As {@link #KILL}, and the killed node is started again as soon as the survivors have removed it,
+   * as its supervisor would: its JVM starts while the clients finish, not after the round.
+   */
+  public static final Fault KILL_AND_RESTART = new Kill() {
+    @Override
+    public void removed(LocalCluster cluster, int victim) throws java.io.IOException {
+      cluster.node(victim).restart();
+    }
+  };
+
+  private static class Kill implements Fault {
     @Override
     public List<Integer> entryNodes(int size) {
       return java.util.stream.IntStream.range(0, size).boxed().toList();
@@ -88,7 +104,7 @@ public final class FailoverScenario {
     public void inject(LocalCluster cluster, int victim) throws InterruptedException {
       cluster.node(victim).kill();
     }
-  };
+  }
 
   /** How long the cluster must have been settled (all Up, none unreachable) before the clients start. */
   private static final Duration STABLE_BEFORE_STREAMING = Duration.ofSeconds(3);
@@ -134,6 +150,9 @@ public final class FailoverScenario {
       long killedAt = System.nanoTime();
       fault.inject(cluster, victim);
       Duration removedAfter = awaitRemoval(cluster, victim, killedAt);
+      if (removedAfter != null) {
+        fault.removed(cluster, victim);
+      }
       for (Future<?> run : runs) {
         run.get();
       }
