@@ -165,8 +165,8 @@ public final class FailoverScenario {
         // first frame of the stream the client resumed.
         Duration resumed = client.firstResumedNanos() == 0 ? null
             : Duration.ofNanos(client.firstResumedNanos() - killedAt);
-        int lost = client.framesLostAgainst(ResumingClient.replay(http, urls.get(survivor), cluster.apiKey(),
-            sessions.get(i), client.turnId()));
+        int lost = client.framesLostAgainst(ResumingClient.replay(http, urls, survivor, cluster.apiKey(),
+            sessions.get(i), client.turnId(), Duration.ofSeconds(30)));
         ResumingClient.Frame terminal = client.terminalFrame();
         String ending = terminal == null ? "no terminal event" : terminal.event()
             + (terminal.event().equals("turn.failed") ? " " + terminal.data().path("code").asText() : "");

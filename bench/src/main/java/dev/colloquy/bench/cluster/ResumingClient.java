@@ -202,18 +202,39 @@ public final class ResumingClient {
     }
   }
 
-  /** Every frame of an ended turn, replayed from the journal through {@code node}. */
-  public static List<Frame> replay(HttpClient http, String node, String apiKey, String sessionId, String turnId)
-      throws Exception {
-    ResumingClient reader = new ResumingClient(http, List.of(node), apiKey);
-    HttpResponse<Stream<String>> response = http.send(HttpRequest.newBuilder(
-            URI.create(node + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
-        .header("Authorization", "Bearer " + apiKey).header("Accept", "text/event-stream").GET().build(),
-        HttpResponse.BodyHandlers.ofLines());
-    if (response.statusCode() != 200 || !reader.read(response)) {
-      throw new IllegalStateException("the replay of turn " + turnId + " did not end with a terminal event");
+  /**
+   * Every frame of an ended turn, replayed from the journal through {@code nodes}, starting with
+   * {@code first}. A replay is read as any client reads a stream: when it is refused or breaks (the
+   * session moving to a node that has just rejoined, say), it is asked again through the next node
+   * with {@code Last-Event-ID}, for at most {@code deadline}.
+   */
+  public static List<Frame> replay(HttpClient http, List<String> nodes, int first, String apiKey, String sessionId,
+      String turnId, Duration deadline) throws Exception {
+    ResumingClient reader = new ResumingClient(http, nodes, apiKey);
+    long until = System.nanoTime() + deadline.toNanos();
+    String last = "no answer";
+    for (int node = first; System.nanoTime() < until; node = (node + 1) % nodes.size()) {
+      HttpRequest.Builder request = HttpRequest.newBuilder(
+              URI.create(nodes.get(node) + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
+          .header("Authorization", reader.authorization).header("Accept", "text/event-stream")
+          .timeout(Duration.ofSeconds(5)).GET();
+      if (!reader.frames.isEmpty()) {
+        request.header("Last-Event-ID", Long.toString(reader.frames.getLast().id()));
+      }
+      try {
+        HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        if (response.statusCode() == 200 && reader.read(response)) {
+          return List.copyOf(reader.frames);
+        }
+        last = response.statusCode() == 200 ? "the stream broke" : "HTTP " + response.statusCode();
+        response.body().close();
+      } catch (IOException unreachable) {
+        last = unreachable.toString();
+      }
+      Thread.sleep(RETRY_PAUSE.toMillis());
     }
-    return List.copyOf(reader.frames);
+    throw new IllegalStateException("the replay of turn " + turnId + " did not end with a terminal event within "
+        + deadline + " (last: " + last + ")");
   }
 
   /** The tokens the client saw that the journal does not hold: seen frames of the first attempt above its last journaled one. */
