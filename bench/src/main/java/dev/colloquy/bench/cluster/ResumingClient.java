@@ -49,15 +49,36 @@ public final class ResumingClient {
     this.authorization = "Bearer " + apiKey;
   }
 
-  /** Opens a session through node {@code via}; returns its id. */
+  /** How long an open that the cluster refuses for now (503) is tried again, through the next node. */
+  private static final Duration OPEN_DEADLINE = Duration.ofSeconds(30);
+
+  /**
+   * Opens a session through node {@code via}; returns its id. A 503 (the cluster moving its shards
+   * while a node rejoins, say) or an unreachable node is tried again through the next node, as a
+   * client honouring Retry-After would, for at most {@link #OPEN_DEADLINE}.
+   */
   public String openSession(int via) throws Exception {
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(nodes.get(via) + "/v1/sessions"))
-        .header("Authorization", authorization).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 201) {
-      throw new IllegalStateException("open session: HTTP " + response.statusCode() + " " + response.body());
+    long until = System.nanoTime() + OPEN_DEADLINE.toNanos();
+    String last = "no answer";
+    for (int node = via; System.nanoTime() < until; node = (node + 1) % nodes.size()) {
+      try {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(nodes.get(node) + "/v1/sessions"))
+            .header("Authorization", authorization).header("Content-Type", "application/json")
+            .timeout(Duration.ofSeconds(15))
+            .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 201) {
+          return Json.MAPPER.readTree(response.body()).path("session_id").asText();
+        }
+        if (response.statusCode() != 503) {
+          throw new IllegalStateException("open session: HTTP " + response.statusCode() + " " + response.body());
+        }
+        last = "HTTP 503 " + response.body();
+      } catch (IOException unreachable) {
+        last = unreachable.toString();
+      }
+      Thread.sleep(RETRY_PAUSE.toMillis());
     }
-    return Json.MAPPER.readTree(response.body()).path("session_id").asText();
+    throw new IllegalStateException("open session: not within " + OPEN_DEADLINE + " (last: " + last + ")");
   }
 
   /**
