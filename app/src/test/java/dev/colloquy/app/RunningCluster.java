@@ -128,9 +128,18 @@ final class RunningCluster implements BeforeAllCallback, AfterAllCallback {
    * does not choose where they live) until sharding places one there.
    */
   String sessionHostedBy(int node) throws Exception {
+    return sessionPlacedOn(node, () -> api(node).openSession());
+  }
+
+  /**
+   * Opens sessions with {@code open} until sharding places one on {@code node}. Bounded by time, not
+   * by attempts: until the node's shard region has registered with the coordinator (a moment after
+   * both members are up), every new shard goes to the other node, however many sessions are opened.
+   */
+  String sessionPlacedOn(int node, java.util.concurrent.Callable<String> open) throws Exception {
     long deadline = System.nanoTime() + STARTUP.toNanos();
     while (System.nanoTime() < deadline) {
-      String sessionId = api(node).openSession();
+      String sessionId = open.call();
       if (hostedSessions(node).contains(sessionId)) {
         return sessionId;
       }

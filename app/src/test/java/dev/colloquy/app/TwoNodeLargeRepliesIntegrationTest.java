@@ -107,16 +107,13 @@ class TwoNodeLargeRepliesIntegrationTest {
 
   /** Opens sessions with client-chosen ids through node 0 until sharding places one on node 1. */
   private static String openOnTheOtherNode(Api api, String persona, JsonNode metadata) throws Exception {
-    for (int attempt = 0; attempt < 64; attempt++) {
+    return cluster.sessionPlacedOn(1, () -> {
       String sessionId = UUID.randomUUID().toString();
       ObjectNode body = Api.JSON.createObjectNode().put("session_id", sessionId).put("persona", persona);
       body.set("metadata", metadata);
       Api.Response created = api.post("/v1/sessions", body.toString());
       assertThat(created.status()).as(created.body()).isEqualTo(201);
-      if (cluster.hostedSessions(1).contains(sessionId)) {
-        return sessionId;
-      }
-    }
-    throw new AssertionError("no session opened through node 0 was placed on node 1");
+      return sessionId;
+    });
   }
 }
