@@ -137,6 +137,11 @@ final class ChaosBench implements Callable<Integer> {
             .forEach(client -> audit.problems().add("a client stopped: " + client.crashed()));
         boolean readSideMatches = readSideMatchesARebuild(node, dataDir);
         return new Outcome(cycles, clients, turns.size(), audit, readSideMatches, timesToHealthy, timesToServing);
+      } catch (Exception | Error e) {
+        // The clients retry their turns until the node answers; with the run failed it never will, and
+        // closing the executor would wait for them for ever: interrupt them so the failure is reported.
+        threads.shutdownNow();
+        throw e;
       } finally {
         stopping.set(true);
         node.stop();

@@ -192,7 +192,11 @@ final class ChaosClient implements Runnable {
         .header("Authorization", authorization);
   }
 
+  /** Waits before the next try. A client interrupted (the run failed and stops its clients at once) stops here. */
   private static void pause() {
     LockSupport.parkNanos(RETRY_PAUSE.toNanos());
+    if (Thread.currentThread().isInterrupted()) {
+      throw new IllegalStateException("stopped: the run failed");
+    }
   }
 }

@@ -41,6 +41,9 @@ public final class Database implements AutoCloseable {
     pool.setJdbcUrl(connection.url());
     pool.setUsername(connection.user());
     pool.setPassword(connection.password());
+    // Stated, not detected: a failed detection on the first connection poisons the pool for good
+    // (see persistence/reference.conf, shared-databases.colloquy.db.isolation).
+    pool.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     // Up to four read-side projection transactions at once, plus requests, health checks and purges.
     pool.setMaximumPoolSize(8);
     pool.setPoolName("colloquy");

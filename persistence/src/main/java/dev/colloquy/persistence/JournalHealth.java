@@ -37,6 +37,9 @@ public final class JournalHealth implements BooleanSupplier, Supplier<Completion
     config.setJdbcUrl(db.url());
     config.setUsername(db.user());
     config.setPassword(db.password());
+    // Stated, not detected: a failed detection on the first connection poisons the pool for good
+    // (see persistence/reference.conf, shared-databases.colloquy.db.isolation).
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     config.setPoolName("colloquy-health");
     config.setMaximumPoolSize(1);
     config.setConnectionTimeout(CONNECT_TIMEOUT.toMillis());
