@@ -41,6 +41,10 @@ final class FailoverBench implements Callable<Integer> {
       description = "Clients running turns during the rolling restart; 0 skips it (default ${DEFAULT-VALUE})")
   int rollingClients;
 
+  @Option(names = "--logs", paramLabel = "DIR",
+      description = "Copy the nodes' logs here at the end, to read each failover's phases beside the kill times printed")
+  java.nio.file.Path logs;
+
   @Override
   public Integer call() throws Exception {
     MockLlmSettings model = MockLlmSettings.defaults().withTokens(tokens)
@@ -51,35 +55,46 @@ final class FailoverBench implements Callable<Integer> {
         + " --delay-ms " + delayMs + (interrupt ? " --interrupt" : "") + "`  ");
     System.out.println(Machine.describe(false) + "  ");
     try (LocalCluster cluster = LocalCluster.start(3, model, Map.of())) {
-      cluster.configureTenant("{\"continue_after_failover\": " + !interrupt + "}");
-      List<FailoverScenario.Round> done = new ArrayList<>();
-      long roundsStarted = System.nanoTime();
-      for (int round = 1; round <= rounds; round++) {
-        long started = System.nanoTime();
-        // The killed node starts again as soon as it has been removed, while the clients finish.
-        FailoverScenario.Round result = FailoverScenario.run(cluster, new FailoverScenario.Options(sessions,
-            Math.max(5, tokens / 6), Duration.ofMinutes(3), answer), FailoverScenario.KILL_AND_RESTART);
-        done.add(result);
-        cluster.node(result.victim()).awaitReady(LocalCluster.READY_TIMEOUT);
-        System.out.printf("round %d (%d s): node %d killed, %d turns affected, served again after %s, removed after %s%s%n",
-            round, Duration.ofNanos(System.nanoTime() - started).toSeconds(), result.victim(), result.affected().size(),
-            result.affected().stream().map(turn -> millis(turn.resumedAfter())).toList(),
-            millis(result.victimRemovedAfter()), result.problems(Duration.ofSeconds(10)).isEmpty() ? ""
-                : ", problems: " + result.problems(Duration.ofSeconds(10)));
-      }
-      System.out.printf("%nrounds: %d s in all, %d s per round%n", Duration.ofNanos(System.nanoTime() - roundsStarted).toSeconds(),
-          rounds == 0 ? 0 : Duration.ofNanos(System.nanoTime() - roundsStarted).toSeconds() / rounds);
-      System.out.println();
-      System.out.println(table(done));
-      if (rollingClients > 0) {
-        long rollingStarted = System.nanoTime();
-        RollingRestart.Result rolling = RollingRestart.run(cluster, rollingClients, answer);
-        System.out.printf("%nrolling restart: %d s%n", Duration.ofNanos(System.nanoTime() - rollingStarted).toSeconds());
-        System.out.println(rollingTable(rolling));
+      try {
+        run(cluster, answer);
+      } finally {
+        if (logs != null) {
+          cluster.copyLogs(logs);
+        }
       }
     }
     System.out.println("Load average after the run: " + Machine.load());
     return 0;
+  }
+
+  private void run(LocalCluster cluster, String answer) throws Exception {
+    cluster.configureTenant("{\"continue_after_failover\": " + !interrupt + "}");
+    List<FailoverScenario.Round> done = new ArrayList<>();
+    long roundsStarted = System.nanoTime();
+    for (int round = 1; round <= rounds; round++) {
+      long started = System.nanoTime();
+      // The killed node starts again as soon as it has been removed, while the clients finish.
+      FailoverScenario.Round result = FailoverScenario.run(cluster, new FailoverScenario.Options(sessions,
+          Math.max(5, tokens / 6), Duration.ofMinutes(3), answer), FailoverScenario.KILL_AND_RESTART);
+      done.add(result);
+      cluster.node(result.victim()).awaitReady(LocalCluster.READY_TIMEOUT);
+      System.out.printf("round %d (%d s): node %d killed at %s, %d turns affected, served again after %s, removed after %s%s%n",
+          round, Duration.ofNanos(System.nanoTime() - started).toSeconds(), result.victim(), result.killedAt(),
+          result.affected().size(),
+          result.affected().stream().map(turn -> turn.sessionId() + " " + millis(turn.resumedAfter())).toList(),
+          millis(result.victimRemovedAfter()), result.problems(Duration.ofSeconds(10)).isEmpty() ? ""
+              : ", problems: " + result.problems(Duration.ofSeconds(10)));
+    }
+    System.out.printf("%nrounds: %d s in all, %d s per round%n", Duration.ofNanos(System.nanoTime() - roundsStarted).toSeconds(),
+        rounds == 0 ? 0 : Duration.ofNanos(System.nanoTime() - roundsStarted).toSeconds() / rounds);
+    System.out.println();
+    System.out.println(table(done));
+    if (rollingClients > 0) {
+      long rollingStarted = System.nanoTime();
+      RollingRestart.Result rolling = RollingRestart.run(cluster, rollingClients, answer);
+      System.out.printf("%nrolling restart: %d s%n", Duration.ofNanos(System.nanoTime() - rollingStarted).toSeconds());
+      System.out.println(rollingTable(rolling));
+    }
   }
 
   private static String table(List<FailoverScenario.Round> rounds) {

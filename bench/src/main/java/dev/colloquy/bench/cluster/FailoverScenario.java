@@ -26,10 +26,10 @@ public final class FailoverScenario {
       int duplicates, int framesLost, String terminal, boolean answerComplete) {}
 
   /**
-   * What one kill did: the victim, each turn's report, when the survivors had removed the victim
+   * What one kill did: the victim, when it was killed (wall clock, to be read beside the nodes' logs), each turn's report, when the survivors had removed the victim
    * (the split brain resolver downed it), and each session's journal audit.
    */
-  public record Round(int victim, List<TurnReport> turns, Duration victimRemovedAfter,
+  public record Round(int victim, java.time.Instant killedAt, List<TurnReport> turns, Duration victimRemovedAfter,
       List<JournalAudit.Finding> journals) {
 
     public List<TurnReport> affected() {
@@ -148,6 +148,7 @@ public final class FailoverScenario {
       }
       int victim = fault.victim(hosts, urls.size());
       long killedAt = System.nanoTime();
+      java.time.Instant killedAtWall = java.time.Instant.now();
       fault.inject(cluster, victim);
       Duration removedAfter = awaitRemoval(cluster, victim, killedAt);
       if (removedAfter != null) {
@@ -183,7 +184,7 @@ public final class FailoverScenario {
           journals.add(JournalAudit.audit(connection, session));
         }
       }
-      return new Round(victim, reports, removedAfter, journals);
+      return new Round(victim, killedAtWall, reports, removedAfter, journals);
     }
   }
 

@@ -287,6 +287,17 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** Copies every node's log into {@code directory} (created when missing), as node-N.log. */
+  public void copyLogs(Path directory) throws IOException {
+    Files.createDirectories(directory);
+    for (ServeProcess node : nodes) {
+      if (Files.exists(node.log())) {
+        Files.copy(node.log(), directory.resolve(node.log().getFileName()),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
   /** Every node's log, for a run that failed. */
   public String logs() throws IOException {
     StringBuilder all = new StringBuilder();

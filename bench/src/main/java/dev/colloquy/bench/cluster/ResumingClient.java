@@ -12,6 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -25,10 +29,19 @@ public final class ResumingClient {
   public record Frame(long id, String event, JsonNode data, long atNanos) {}
 
   /**
-   * How long a resume waits for the response to begin: a node asking a session that lives on a node
-   * not yet known to be dead waits for its ask to time out, so the client tries the next node sooner.
+   * How often a resume asks the next node while no node has answered. A node that asks for a session
+   * living on a node not yet known to be dead sends its ask where nothing answers it (until its 10 s
+   * ask timeout), while one asked after the survivors removed the dead node holds the request until
+   * the session has started again elsewhere and answers at once. Asking again this often, and keeping
+   * the latest {@link #OPEN_ATTEMPTS} asks open rather than giving each up, the client is answered
+   * within this interval of the session being back, whichever node it reaches.
    */
-  private static final Duration HEADERS_TIMEOUT = Duration.ofSeconds(1);
+  private static final Duration ATTEMPT_SPACING = Duration.ofMillis(250);
+  private static final int OPEN_ATTEMPTS = 4;
+  /** How long one resume attempt may wait for its response to begin: beyond the server's ask timeout. */
+  private static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(12);
+  /** The pause before an attempt after a node refused at once (connection refused, 503). */
+  private static final Duration REFUSED_PAUSE = Duration.ofMillis(50);
   private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
 
   private final HttpClient http;
@@ -141,48 +154,89 @@ public final class ResumingClient {
         run(sessionId, message, idempotencyKey, (node + 1) % nodes.size(), Duration.ofNanos(until - System.nanoTime()));
         return;
       }
-      ended = false;
-      while (!ended) {
-        if (System.nanoTime() > until) {
-          throw new IllegalStateException("turn " + turnId + " did not end within " + deadline);
-        }
-        node = (node + 1) % nodes.size();
-        HttpResponse<Stream<String>> response = join(nodes.get(node), sessionId);
-        if (response == null) {
-          Thread.sleep(RETRY_PAUSE.toMillis());
-          continue;
-        }
-        resumes++;
-        if (response.statusCode() == 204) {
-          return;
-        }
-        ended = read(response);
-        if (!ended) {
-          break;
-        }
+      Rejoined rejoined = rejoin(sessionId, node, until);
+      if (rejoined == null) {
+        throw new IllegalStateException("turn " + turnId + " did not end within " + deadline);
       }
+      node = rejoined.node();
+      resumes++;
+      if (rejoined.response().statusCode() == 204) {
+        return;
+      }
+      ended = read(rejoined.response());
     }
   }
 
-  /** A join with the last id seen, or null when the node did not answer it with a stream. */
-  private HttpResponse<Stream<String>> join(String node, String sessionId) throws InterruptedException {
+  /** The response a resume got its stream from, and the node that gave it. */
+  private record Rejoined(HttpResponse<Stream<String>> response, int node) {}
+
+  /** One resume attempt in flight. */
+  private record Attempt(CompletableFuture<HttpResponse<Stream<String>>> response, int node) {}
+
+  /**
+   * Joins the turn again with the last id seen, through the nodes after {@code after} in turn: a new
+   * attempt every {@link #ATTEMPT_SPACING} (at once after a refusal), the latest {@link #OPEN_ATTEMPTS}
+   * kept open; the first that answers with a stream (or 204, the turn over) wins and the others are
+   * cancelled. Null when none did by {@code until}.
+   */
+  private Rejoined rejoin(String sessionId, int after, long until) throws InterruptedException {
+    java.util.ArrayDeque<Attempt> open = new java.util.ArrayDeque<>();
+    int node = after;
+    long nextAttemptAt = 0;
+    try {
+      while (System.nanoTime() < until) {
+        if (System.nanoTime() >= nextAttemptAt) {
+          node = (node + 1) % nodes.size();
+          open.addLast(new Attempt(join(nodes.get(node), sessionId), node));
+          if (open.size() > OPEN_ATTEMPTS) {
+            cancel(open.removeFirst());
+          }
+          nextAttemptAt = System.nanoTime() + ATTEMPT_SPACING.toNanos();
+        }
+        try {
+          CompletableFuture.anyOf(open.stream().map(Attempt::response).toArray(CompletableFuture[]::new))
+              .get(Math.max(1, nextAttemptAt - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException notYet) {
+          // looked at below
+        }
+        for (java.util.Iterator<Attempt> attempts = open.iterator(); attempts.hasNext(); ) {
+          Attempt attempt = attempts.next();
+          if (!attempt.response().isDone()) {
+            continue;
+          }
+          attempts.remove();
+          HttpResponse<Stream<String>> response = attempt.response().exceptionally(unreachable -> null).join();
+          if (response != null && (response.statusCode() == 200 || response.statusCode() == 204)) {
+            return new Rejoined(response, attempt.node());
+          }
+          if (response != null) {
+            response.body().close();
+          }
+          nextAttemptAt = Math.min(nextAttemptAt, System.nanoTime() + REFUSED_PAUSE.toNanos());
+        }
+      }
+      return null;
+    } finally {
+      open.forEach(ResumingClient::cancel);
+    }
+  }
+
+  /** A join with the last id seen, sent to {@code node}. */
+  private CompletableFuture<HttpResponse<Stream<String>>> join(String node, String sessionId) {
     HttpRequest.Builder request = HttpRequest.newBuilder(
             URI.create(node + "/v1/sessions/" + sessionId + "/turns/" + turnId + "/events"))
         .header("Authorization", authorization).header("Accept", "text/event-stream")
-        .timeout(HEADERS_TIMEOUT).GET();
+        .timeout(ATTEMPT_TIMEOUT).GET();
     if (!frames.isEmpty()) {
       request.header("Last-Event-ID", Long.toString(frames.getLast().id()));
     }
-    try {
-      HttpResponse<Stream<String>> response = http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
-      if (response.statusCode() == 200 || response.statusCode() == 204) {
-        return response;
-      }
-      response.body().close();
-      return null;
-    } catch (IOException unreachable) {
-      return null;
-    }
+    return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines());
+  }
+
+  /** Gives an attempt up; a response that arrives all the same is closed. */
+  private static void cancel(Attempt attempt) {
+    attempt.response().thenAccept(response -> response.body().close());
+    attempt.response().cancel(true);
   }
 
   /** Reads frames until the terminal event (true) or until the stream breaks (false). */
