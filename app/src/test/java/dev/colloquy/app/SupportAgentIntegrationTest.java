@@ -76,6 +76,37 @@ class SupportAgentIntegrationTest {
     return Api.JSON.createObjectNode().put("session_id", sessionId).put("message", text);
   }
 
+  /**
+   * The contract's transcript has no paging: it is the newest page of the session's messages (100 at
+   * most), and the canonical session route reads the rest with the same key, page by page.
+   */
+  @Test
+  void aTranscriptHoldsTheNewestHundredMessagesAndTheCanonicalPagesReadTheRest() throws Exception {
+    Api.Response opened = app.api().post("/v1/sessions", "{}");
+    assertThat(opened.status()).as(opened.body()).isEqualTo(201);
+    String sessionId = opened.json().path("session_id").asText();
+    for (int turn = 1; turn <= 51; turn++) {
+      Api.Response answered = app.api().post("/v1/sessions/" + sessionId + "/turns", Api.turn("Question " + turn));
+      assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+    }
+
+    Credentialed.Reply transcript = send("GET", "/v1/session/" + sessionId + "/transcript", null);
+    assertThat(transcript.status()).as(transcript.body()).isEqualTo(200);
+    JsonNode lines = transcript.json().path("messages");
+    assertThat(lines).hasSize(100);
+    assertThat(lines.get(0).path("content").asText()).isEqualTo("Question 2");
+    assertThat(lines.get(98).path("content").asText()).isEqualTo("Question 51");
+    assertThat(lines.get(99).path("role").asText()).isEqualTo("assistant");
+
+    JsonNode newest = app.api().session(sessionId);
+    assertThat(newest.path("messages")).hasSize(100);
+    Api.Response rest = app.api().get("/v1/sessions/" + sessionId + "?before=" + newest.path("next_before").asText());
+    assertThat(rest.status()).as(rest.body()).isEqualTo(200);
+    assertThat(rest.json().path("messages")).extracting(m -> m.path("role").asText() + ":" + m.path("content").asText())
+        .hasSize(2).first().isEqualTo("user:Question 1");
+    assertThat(rest.json().path("next_before").isNull()).as(rest.body()).isTrue();
+  }
+
   @Test
   void theHealthRouteAnswersWithoutACredential() throws Exception {
     Credentialed.Reply health = Credentialed.get(base(), "/v1/health");

@@ -12,6 +12,7 @@ import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.domain.Utf8;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
@@ -312,10 +313,12 @@ public record SessionState(
 
   /**
    * The session with a page of at most {@code limit} messages: the newest, or those just before the
-   * message {@code beforeMessageId}; at most {@link #PAGE_BYTES} of text beyond the first message.
-   * The text of a paged turn's runs that are no message (failed or cancelled ones keep what they had
-   * streamed, up to a whole answer each) travels with the page in its turns, so it counts too.
-   * Where the kept turns do not reach, the page says so (see {@link SessionView.Page}).
+   * message {@code beforeMessageId}; at most {@link #PAGE_BYTES} of text beyond the first message's
+   * turn. A paged turn travels with the page whole, its message and every run's text once each (in
+   * the page's messages, or in its {@link SessionView.TurnView} when they are not there), so a turn
+   * weighs all of its text when its first message joins the page, and the first turn at most its
+   * message and the turn's answer budget. Where the kept turns do not reach, the page says so (see
+   * {@link SessionView.Page}).
    */
   public SessionView view(String beforeMessageId, int limit) {
     List<SessionView.MessageView> kept = keptMessages();
@@ -326,19 +329,20 @@ public record SessionState(
         return view(List.of(), new SessionView.Page(false, null, true));
       }
     }
-    Map<String, Long> runTextOutsideMessages = new HashMap<>();
+    Map<String, Long> turnText = new HashMap<>();
     for (TurnRecord turn : turns) {
-      runTextOutsideMessages.put(turn.turnId(), runTextOutsideMessages(turn));
+      turnText.put(turn.turnId(), textOf(turn));
     }
     int start = end;
     long bytes = 0;
     boolean full = false;
     while (start > 0 && !full) {
       SessionView.MessageView message = kept.get(start - 1);
-      // A turn's runs join the page with its first message there (its newest).
-      Long runText = runTextOutsideMessages.remove(message.turnId());
-      long size = weight(message) + (runText == null ? 0 : runText);
-      if (start < end && bytes + size > PAGE_BYTES) {
+      // A turn's text joins the page with its first message there (its newest); its other messages
+      // then join with it, as far as the limit allows, since the page carries their text anyway.
+      Long text = turnText.remove(message.turnId());
+      long size = weight(message) + (text == null ? 0 : text);
+      if (start < end && text != null && bytes + size > PAGE_BYTES) {
         full = true;
       } else {
         bytes += size;
@@ -359,14 +363,17 @@ public record SessionState(
 
   /**
    * The view of a page: its turns are those whose messages it holds, and the one running, so that
-   * the view stays as bounded as its page (a turn's runs carry their text too).
+   * the view stays as bounded as its page. A text that is one of the page's messages is not carried
+   * again by its turn (see {@link SessionView.TurnView#of}).
    */
   private SessionView view(List<SessionView.MessageView> messages, SessionView.Page page) {
     Set<String> paged = new LinkedHashSet<>();
     messages.forEach(message -> paged.add(message.turnId()));
     runningTurn().ifPresent(turn -> paged.add(turn.turnId()));
+    Set<String> inMessages = new HashSet<>();
+    messages.forEach(message -> inMessages.add(message.messageId()));
     List<SessionView.TurnView> turnViews = turns.stream().filter(turn -> paged.contains(turn.turnId()))
-        .map(SessionView.TurnView::of).toList();
+        .map(turn -> SessionView.TurnView.of(turn, inMessages)).toList();
     return new SessionView(sessionId, status, title, persona, metadata, createdAt, updatedAt, closeReason,
         messages, narrativeState, runningTurn().map(TurnRecord::turnId).orElse(null), summary, characterId, userId,
         turnViews, page);
@@ -389,27 +396,20 @@ public record SessionState(
     return messages;
   }
 
-  /** The UTF-8 length of the text of {@code turn}'s runs that is not in one of its messages. */
-  private static long runTextOutsideMessages(TurnRecord turn) {
-    if (turn.outcome() == null) {
-      return 0;
-    }
-    Set<String> answered = new HashSet<>();
-    if (turn.status() == TurnStatus.COMPLETED) {
-      turn.outcome().answers(turn.assistantMessageId()).forEach(answer -> answered.add(answer.run().runId()));
-    }
-    long bytes = 0;
-    for (RunOutcome run : turn.outcome().runs()) {
-      if (!answered.contains(run.runId())) {
+  /** The UTF-8 length of {@code turn}'s text: its message and the text of each of its runs. */
+  private static long textOf(TurnRecord turn) {
+    long bytes = turn.message() == null ? 0 : Utf8.length(turn.message());
+    if (turn.outcome() != null) {
+      for (RunOutcome run : turn.outcome().runs()) {
         bytes += run.text() == null ? 0 : Utf8.length(run.text());
       }
     }
     return bytes;
   }
 
-  /** What a message weighs in a page: its text and its citations' names, in UTF-8. */
+  /** What a message weighs in a page beyond its turn's text (see {@link #textOf}): its citations' names, in UTF-8. */
   static long weight(SessionView.MessageView message) {
-    long bytes = Utf8.length(message.content());
+    long bytes = 0;
     for (var citation : message.citations()) {
       bytes += Utf8.length(String.valueOf(citation.source())) + Utf8.length(String.valueOf(citation.section()))
           + Utf8.length(String.valueOf(citation.documentId())) + 32;

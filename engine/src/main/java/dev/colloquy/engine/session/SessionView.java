@@ -43,7 +43,10 @@ public record SessionView(
   /**
    * A turn with every run in the order they were started: what each asked ({@code runs}) and, once it
    * has ended, how ({@code outcomes}; a turn cut short by a crash has none). The end code and message
-   * are a failed turn's, or a cancelled one's reason as its message.
+   * are a failed turn's, or a cancelled one's reason as its message. A text the view holds as one of
+   * its messages is not carried twice: {@code message} is then null, and so is the {@code text} of a
+   * run whose answer is such a message; {@link SessionView#messageOf} and {@link SessionView#textOf}
+   * read them wherever they are.
    */
   public record TurnView(String turnId, String message, TurnStatus status, Instant acceptedAt, Instant endedAt,
       List<RunSpec> runs, List<RunOutcome> outcomes, String endCode, String endMessage) implements CborSerializable {
@@ -53,15 +56,43 @@ public record SessionView(
       outcomes = List.copyOf(outcomes);
     }
 
-    static TurnView of(TurnRecord turn) {
-      return new TurnView(turn.turnId(), turn.message(), turn.status(), turn.acceptedAt(), turn.endedAt(), turn.runs(),
-          turn.outcome() == null ? List.of() : turn.outcome().runs(), turn.endCode(), turn.endMessage());
+    /** {@code turn} in a view whose messages are those of {@code messageIds}. */
+    static TurnView of(TurnRecord turn, java.util.Set<String> messageIds) {
+      java.util.Set<String> answeredRuns = new java.util.HashSet<>();
+      if (turn.status() == TurnStatus.COMPLETED) {
+        turn.outcome().answers(turn.assistantMessageId()).stream()
+            .filter(answer -> messageIds.contains(answer.messageId()))
+            .forEach(answer -> answeredRuns.add(answer.run().runId()));
+      }
+      List<RunOutcome> outcomes = turn.outcome() == null ? List.of() : turn.outcome().runs().stream()
+          .map(run -> answeredRuns.contains(run.runId()) ? withoutText(run) : run).toList();
+      return new TurnView(turn.turnId(), messageIds.contains(turn.userMessageId()) ? null : turn.message(),
+          turn.status(), turn.acceptedAt(), turn.endedAt(), turn.runs(), outcomes, turn.endCode(), turn.endMessage());
+    }
+
+    private static RunOutcome withoutText(RunOutcome run) {
+      return new RunOutcome(run.runId(), run.provider(), run.model(), run.status(), null, run.usage(), run.latencyMs(),
+          run.errorCode(), run.errorMessage());
     }
 
     /** How the run {@code runId} ended, if it has. */
     public java.util.Optional<RunOutcome> outcome(String runId) {
       return outcomes.stream().filter(outcome -> outcome.runId().equals(runId)).findFirst();
     }
+  }
+
+  /** The message {@code turn} was asked with, from the view's messages when it is one of them. */
+  public String messageOf(TurnView turn) {
+    return turn.message() != null ? turn.message() : messages.stream()
+        .filter(message -> message.turnId().equals(turn.turnId()) && "user".equals(message.role()))
+        .map(MessageView::content).findFirst().orElse("");
+  }
+
+  /** The text {@code run} of {@code turn} streamed, from the view's messages when its answer is one of them. */
+  public String textOf(TurnView turn, RunOutcome run) {
+    return run.text() != null ? run.text() : messages.stream()
+        .filter(message -> message.turnId().equals(turn.turnId()) && run.runId().equals(message.runId()))
+        .map(MessageView::content).findFirst().orElse("");
   }
 
   /** The same session with another page of messages. */

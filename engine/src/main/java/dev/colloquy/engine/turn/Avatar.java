@@ -124,8 +124,16 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
     return new ChatListener() {
       @Override
       public void onToken(String token) {
-        if (tokens.append(token) && first.getAndSet(false)) {
-          self.tell(new FirstToken());
+        switch (tokens.append(token)) {
+          case TAKEN -> {
+            if (first.getAndSet(false)) {
+              self.tell(new FirstToken());
+            }
+          }
+          case OVER_BUDGET -> self.tell(new StreamFailed(new ModelException(ModelException.ANSWER_TOO_LARGE,
+              "The answers of this turn's runs passed " + Transcript.ANSWER_BUDGET_BYTES
+                  + " bytes together; this run's was cut off there")));
+          case DROPPED -> { }
         }
       }
 

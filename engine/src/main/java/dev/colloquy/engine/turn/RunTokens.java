@@ -15,8 +15,8 @@ final class RunTokens {
     this.run = run;
   }
 
-  /** Appends a token; false when the run no longer takes any. */
-  boolean append(String text) {
+  /** Appends a token, unless the run no longer takes any or the turn's answer budget would pass. */
+  Transcript.TokenTaken append(String text) {
     return transcript.token(run, text);
   }
 

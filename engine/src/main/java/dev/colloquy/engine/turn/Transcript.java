@@ -8,6 +8,8 @@ import dev.colloquy.engine.domain.TurnAttempt;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.TurnOutcome;
+import dev.colloquy.engine.domain.Utf8;
+import dev.colloquy.engine.model.openai.OpenAiChatModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +34,14 @@ import org.apache.pekko.stream.javadsl.Source;
  */
 public final class Transcript {
 
+  /**
+   * The text all runs of one turn may stream together, in UTF-8: one answer at its own limit, or
+   * several sharing it. Every view, frame and journaled outcome of a turn carries each run's text
+   * once at most, so this bounds what a turn adds to anything that crosses nodes (the worst cases
+   * are reckoned where the frame size is set, in the engine's reference.conf).
+   */
+  public static final long ANSWER_BUDGET_BYTES = OpenAiChatModel.MAX_ANSWER_BYTES;
+
   private final String sessionId;
   private final String turnId;
   private final String traceId;
@@ -45,6 +55,8 @@ public final class Transcript {
   /** How many of {@link #frames} belong to the attempts before this one. */
   private final int earlier;
   private long nextId = 1;
+  /** The UTF-8 length of this attempt's token frames: what counts against {@link #ANSWER_BUDGET_BYTES}. */
+  private long answerBytes;
   /** The highest id readers may have before the turn ends. */
   private long released;
   /** This attempt's frame count at which {@link #checkpointSignal} runs, once. */
@@ -146,9 +158,34 @@ public final class Transcript {
     return append(event, -1);
   }
 
-  /** Appends a token of an open run; false when the run or the turn has ended (the token is dropped). */
-  boolean token(int run, String text) {
-    return append(new StreamEvent.Token(runIds.get(run), text), run) != null;
+  /**
+   * Appends a token of an open run. It is dropped when the run or the turn has ended, and when it
+   * would take the text of the turn's runs together past {@link #ANSWER_BUDGET_BYTES}: the run is
+   * then closed, keeping what it streamed within the budget, and is told so once.
+   */
+  TokenTaken token(int run, String text) {
+    long bytes = Utf8.length(text);
+    Appended appended;
+    synchronized (this) {
+      if (terminal != null || closed[run]) {
+        return TokenTaken.DROPPED;
+      }
+      if (answerBytes + bytes > ANSWER_BUDGET_BYTES) {
+        closed[run] = true;
+        return TokenTaken.OVER_BUDGET;
+      }
+      answerBytes += bytes;
+      appended = appendLocked(new StreamEvent.Token(runIds.get(run), text), run);
+    }
+    appended.announce();
+    return TokenTaken.TAKEN;
+  }
+
+  /** What became of a token: streamed, dropped (its run had ended), or refused by the turn's answer budget. */
+  enum TokenTaken {
+    TAKEN,
+    DROPPED,
+    OVER_BUDGET
   }
 
   /**
@@ -321,29 +358,41 @@ public final class Transcript {
   }
 
   private TurnFrame append(StreamEvent event, int run) {
-    TurnFrame frame;
-    List<Reader> woken;
-    Runnable signal = null;
+    Appended appended;
     synchronized (this) {
       if (terminal != null || (run >= 0 && closed[run])) {
         return null;
       }
-      frame = frame(nextId++, event);
-      frames.add(frame);
-      if (run >= 0 && event instanceof StreamEvent.Token token) {
-        texts[run].append(token.text());
-      }
-      if (frames.size() - earlier >= signalAt) {
-        signalAt = Integer.MAX_VALUE;
-        signal = checkpointSignal;
-      }
-      woken = frame.id() <= released ? waiting() : List.of();
+      appended = appendLocked(event, run);
     }
-    woken.forEach(Reader::wake);
-    if (signal != null) {
-      signal.run();
+    appended.announce();
+    return appended.frame();
+  }
+
+  /** Records a frame with the lock held; what it woke is {@link Appended#announce announced} once the lock is released. */
+  private Appended appendLocked(StreamEvent event, int run) {
+    TurnFrame frame = frame(nextId++, event);
+    frames.add(frame);
+    if (run >= 0 && event instanceof StreamEvent.Token token) {
+      texts[run].append(token.text());
     }
-    return frame;
+    Runnable signal = null;
+    if (frames.size() - earlier >= signalAt) {
+      signalAt = Integer.MAX_VALUE;
+      signal = checkpointSignal;
+    }
+    return new Appended(frame, frame.id() <= released ? waiting() : List.of(), signal);
+  }
+
+  /** A frame just recorded, the readers it woke and the checkpoint signal it made due (null for none). */
+  private record Appended(TurnFrame frame, List<Reader> woken, Runnable signal) {
+
+    void announce() {
+      woken.forEach(Reader::wake);
+      if (signal != null) {
+        signal.run();
+      }
+    }
   }
 
   /** The readers waiting for a frame, no longer waiting; called with the lock held. */

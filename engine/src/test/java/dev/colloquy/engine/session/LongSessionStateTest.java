@@ -135,6 +135,47 @@ class LongSessionStateTest {
     long carried = before.turns().stream().flatMap(turn -> turn.outcomes().stream())
         .mapToLong(run -> run.text().length()).sum();
     assertThat(carried).isLessThanOrEqualTo(SessionState.PAGE_BYTES);
+    assertThat(carried(before)).isLessThanOrEqualTo(SessionState.PAGE_BYTES);
+  }
+
+  @Test
+  void aViewCarriesEachTextOfAFanOutTurnOnceWhetherItsPageHoldsTheWholeTurnOrPartOfIt() {
+    String answer = "z".repeat((int) (SessionState.PAGE_BYTES * 6 / 10));
+    List<RunOutcome> runs = List.of(
+        new RunOutcome("r-1", "p", "m1", RunOutcome.Status.COMPLETED, answer + 1, new Usage(10, 5, 0.01), 1, null, null),
+        new RunOutcome("r-2", "p", "m2", RunOutcome.Status.COMPLETED, answer + 2, new Usage(10, 5, 0.01), 1, null, null),
+        new RunOutcome("r-3", "p", "m3", RunOutcome.Status.FAILED, answer + 3, new Usage(10, 5, 0.01), 1,
+            "MODEL_ANSWER_TOO_LARGE", "cut off"));
+    SessionState state = opened().apply(accepted(1)).apply(new ChatSession.TurnCompleted("turn-1", "a-1",
+        new TurnOutcome(runs, List.of(), 0.5, List.of(), List.of(), 1), START.plusSeconds(2)));
+
+    SessionView whole = state.view();
+    assertThat(whole.messages()).extracting(SessionView.MessageView::content)
+        .containsExactly("question 1", answer + 1, answer + 2);
+    SessionView.TurnView turn = whole.turns().getFirst();
+    assertThat(turn.message()).as("the question is one of the messages").isNull();
+    assertThat(turn.outcomes()).extracting(RunOutcome::text).containsExactly(null, null, answer + 3);
+    assertThat(carried(whole)).isEqualTo(3L * (answer.length() + 1) + "question 1".length());
+    assertThat(whole.messageOf(turn)).isEqualTo("question 1");
+    assertThat(turn.outcomes()).extracting(run -> whole.textOf(turn, run))
+        .containsExactly(answer + 1, answer + 2, answer + 3);
+
+    SessionView part = state.view(whole.messages().getLast().messageId(), 1);
+    SessionView.TurnView partTurn = part.turns().getFirst();
+    assertThat(part.messages()).extracting(SessionView.MessageView::content).containsExactly(answer + 1);
+    assertThat(partTurn.message()).isEqualTo("question 1");
+    assertThat(partTurn.outcomes()).extracting(RunOutcome::text).containsExactly(null, answer + 2, answer + 3);
+    assertThat(carried(part)).isEqualTo(carried(whole));
+    assertThat(partTurn.outcomes()).extracting(run -> part.textOf(partTurn, run))
+        .containsExactly(answer + 1, answer + 2, answer + 3);
+  }
+
+  /** The characters of text a view carries: its messages' and its turns'. */
+  private static long carried(SessionView view) {
+    long messages = view.messages().stream().mapToLong(message -> message.content().length()).sum();
+    long turns = view.turns().stream().mapToLong(turn -> (turn.message() == null ? 0 : turn.message().length())
+        + turn.outcomes().stream().mapToLong(run -> run.text() == null ? 0 : run.text().length()).sum()).sum();
+    return messages + turns;
   }
 
   @Test

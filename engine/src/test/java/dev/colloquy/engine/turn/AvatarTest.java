@@ -176,4 +176,44 @@ class AvatarTest {
     assertThat(transcript.tokensOf(0)).isEqualTo("kept");
     assertThat(transcript.marks()).containsExactly(FrameMark.tokens(0, 4));
   }
+
+  @Test
+  void runsThatWouldPassTheTurnsAnswerBudgetTogetherEndTooLargeKeepingWhatTheyStreamedWithinIt() throws Exception {
+    Transcript fanOut = new Transcript("s1", "t2", "trace",
+        List.of(new RunSpec("r1", "scripted", "m"), new RunSpec("r2", "scripted", "m")));
+    int third = (int) (Transcript.ANSWER_BUDGET_BYTES / 3);
+    ChatRequest request = new ChatRequest("m", PROMPT, List.of(), 256);
+    testKit.spawn(Avatar.create(0, new RunSpec("r1", "scripted", "m"), model, request, fanOut.run(0), llm(""), 4,
+        supervisor.ref()));
+    ScriptedModel.Call first = model.nextCall();
+    testKit.spawn(Avatar.create(1, new RunSpec("r2", "scripted", "m"), model, request, fanOut.run(1), llm(""), 4,
+        supervisor.ref()));
+    ScriptedModel.Call second = model.nextCall();
+
+    first.listener().onToken("a".repeat(third));
+    second.listener().onToken("b".repeat(third));
+    first.listener().onToken("a".repeat(third));
+    second.listener().onToken("b".repeat(third));
+    second.listener().onToken("b".repeat(third));
+    first.listener().onComplete(new TokenUsage(4, 2));
+
+    RunOutcome cut = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    RunOutcome whole = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+    if (cut.runId().equals("r1")) {
+      RunOutcome swap = cut;
+      cut = whole;
+      whole = swap;
+    }
+    assertThat(cut.runId()).isEqualTo("r2");
+    assertThat(cut.status()).isEqualTo(RunOutcome.Status.FAILED);
+    assertThat(cut.errorCode()).isEqualTo(ModelException.ANSWER_TOO_LARGE);
+    assertThat(cut.errorMessage()).contains("together");
+    assertThat(cut.text()).isEqualTo("b".repeat(third));
+    assertThat(whole.status()).isEqualTo(RunOutcome.Status.COMPLETED);
+    assertThat(whole.text()).isEqualTo("a".repeat(2 * third));
+    assertThat((long) fanOut.tokensOf(0).length() + fanOut.tokensOf(1).length())
+        .isLessThanOrEqualTo(Transcript.ANSWER_BUDGET_BYTES);
+    assertThat(fanOut.marks()).as("no frame carries a refused token")
+        .containsExactly(FrameMark.tokens(0, third), FrameMark.tokens(1, third), FrameMark.tokens(0, third));
+  }
 }

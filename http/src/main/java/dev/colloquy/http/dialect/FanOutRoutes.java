@@ -253,17 +253,17 @@ public final class FanOutRoutes extends AllDirectives {
   record Conversation(String id, String status, String title, String createdAt, String updatedAt, List<Turn> turns) {
     static Conversation toApi(SessionView view) {
       return new Conversation(view.sessionId(), view.status().name().toLowerCase(Locale.ROOT), view.title(),
-          view.createdAt().toString(), view.updatedAt().toString(), view.turns().stream().map(Turn::toApi).toList());
+          view.createdAt().toString(), view.updatedAt().toString(), view.turns().stream().map(turn -> Turn.toApi(view, turn)).toList());
     }
   }
 
   /** A turn and every agent response, in the order its runs were started; failed ones included. */
   record Turn(String turnId, String prompt, String status, String createdAt,
       @JsonInclude(JsonInclude.Include.NON_NULL) String endedAt, List<AgentResponse> agentResponses) {
-    static Turn toApi(SessionView.TurnView turn) {
-      return new Turn(turn.turnId(), turn.message(), statusOf(turn.status()), turn.acceptedAt().toString(),
+    static Turn toApi(SessionView view, SessionView.TurnView turn) {
+      return new Turn(turn.turnId(), view.messageOf(turn), statusOf(turn.status()), turn.acceptedAt().toString(),
           turn.endedAt() == null ? null : turn.endedAt().toString(),
-          turn.runs().stream().map(run -> AgentResponse.toApi(turn, run)).toList());
+          turn.runs().stream().map(run -> AgentResponse.toApi(view, turn, run)).toList());
     }
   }
 
@@ -272,12 +272,12 @@ public final class FanOutRoutes extends AllDirectives {
       Long latencyMs, String errorCode, String errorMessage) {
 
     /** A run that has ended as it ended; one still running as such; one its turn ended without (a crash) as the turn ended. */
-    static AgentResponse toApi(SessionView.TurnView turn, RunSpec run) {
+    static AgentResponse toApi(SessionView view, SessionView.TurnView turn, RunSpec run) {
       Optional<RunOutcome> outcome = turn.outcome(run.runId());
       if (outcome.isPresent()) {
         RunOutcome ended = outcome.get();
         return new AgentResponse(run.runId(), ended.provider(), ended.model(), ended.status().name().toLowerCase(Locale.ROOT),
-            ended.text(), Usage.of(ended.usage()), ended.latencyMs(), ended.errorCode(), ended.errorMessage());
+            view.textOf(turn, ended), Usage.of(ended.usage()), ended.latencyMs(), ended.errorCode(), ended.errorMessage());
       }
       if (turn.status() == TurnStatus.PENDING) {
         return new AgentResponse(run.runId(), run.provider(), run.model(), "running", "", null, null, null, null);

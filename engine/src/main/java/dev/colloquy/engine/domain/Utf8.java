@@ -1,11 +1,11 @@
-package dev.colloquy.engine.session;
+package dev.colloquy.engine.domain;
 
 /** The size of text once encoded as UTF-8, as it crosses nodes and leaves over HTTP, without encoding it. */
-final class Utf8 {
+public final class Utf8 {
 
   private Utf8() {}
 
-  static long length(String text) {
+  public static long length(String text) {
     long bytes = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
