@@ -31,6 +31,7 @@ final class EngineProcess implements AutoCloseable {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
   private static final int OPENING_CLIENTS = 32;
+  private static final int OPEN_ATTEMPTS = 30;
 
   private final ChildJvm jvm;
   private final Path dataDir;
@@ -175,9 +176,17 @@ final class EngineProcess implements AutoCloseable {
   }
 
   private String openSession(HttpClient client) throws Exception {
-    HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions"))
-        .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")
-        .header("Authorization", authorization).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response;
+    for (int attempt = 1; ; attempt++) {
+      response = client.send(HttpRequest.newBuilder(URI.create(baseUrl + "/v1/sessions"))
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).header("Content-Type", "application/json")
+          .header("Authorization", authorization).build(), HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 503 || attempt == OPEN_ATTEMPTS) {
+        break;
+      }
+      // A node starved of CPU answers "try again" (LIMITS_UNAVAILABLE, SESSION_UNAVAILABLE): a client does.
+      Thread.sleep(Duration.ofSeconds(Long.parseLong(response.headers().firstValue("Retry-After").orElse("1").strip())));
+    }
     if (response.statusCode() != 201) {
       throw new IllegalStateException("open session: HTTP " + response.statusCode() + " " + response.body());
     }

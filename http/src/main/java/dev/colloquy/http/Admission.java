@@ -17,16 +17,19 @@ import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * The node's admission of new turns (see {@link AdmissionSettings}): a place is taken before a turn
- * is asked for and given back at the turn's first token or the end of its stream. Requests that find
- * every place taken wait in a bounded queue, without a thread, for at most the queue timeout; past
- * either bound they are refused with {@link ErrorCode#OVERLOADED}, before the session hears of them.
+ * The node's admission of new turns (see {@link AdmissionSettings}). A turn takes two places before it
+ * is asked for: one among the turns being accepted, given back once the session has answered (the
+ * turn is journaled, or refused), which bounds the writes to the journal; and one among the turns
+ * starting, given back at the turn's first token or the end of its stream, which bounds the turns
+ * waiting for their model (memory, since waiting costs no CPU). Requests that find either bound
+ * reached wait in a bounded queue, without a thread, for at most the queue timeout; past either
+ * bound they are refused with {@link ErrorCode#OVERLOADED}, before the session hears of them.
  */
 public final class Admission {
 
   /** Admits every turn at once: for routes tested without a node's limits. */
   public static final Admission UNLIMITED =
-      new Admission(new AdmissionSettings(Integer.MAX_VALUE, 0, Duration.ofSeconds(1)));
+      new Admission(new AdmissionSettings(Integer.MAX_VALUE, Integer.MAX_VALUE, 0, Duration.ofSeconds(1)));
 
   /**
    * A place no stream gives back (its response was dropped with its connection before the stream
@@ -36,24 +39,37 @@ public final class Admission {
 
   private final AdmissionSettings settings;
   private final Deque<CompletableFuture<Place>> queue = new ArrayDeque<>();
-  private int free;
+  private int freeAccepting;
+  private int freeStarting;
 
   public Admission(AdmissionSettings settings) {
     this.settings = settings;
-    this.free = settings.maxStarting();
+    this.freeAccepting = settings.maxAccepting();
+    this.freeStarting = settings.maxStarting();
   }
 
-  /** A place for one starting turn; {@link #leave()} gives it back (more than once is harmless). */
+  /**
+   * The places of one new turn; {@link #accepted()} gives back the one among the turns being accepted,
+   * {@link #leave()} both (either, more than once, is harmless).
+   */
   public final class Place {
+    private final AtomicBoolean accepted = new AtomicBoolean();
     private final AtomicBoolean left = new AtomicBoolean();
 
     private Place() {
       CompletableFuture.delayedExecutor(LONGEST_HOLD.toMillis(), TimeUnit.MILLISECONDS).execute(this::leave);
     }
 
+    /** The session has answered the turn's start: its acceptance is journaled (or it was refused). */
+    public void accepted() {
+      if (accepted.compareAndSet(false, true)) {
+        handOver(1, 0);
+      }
+    }
+
     public void leave() {
       if (left.compareAndSet(false, true)) {
-        handOver();
+        handOver(accepted.compareAndSet(false, true) ? 1 : 0, 1);
       }
     }
 
@@ -86,12 +102,13 @@ public final class Admission {
     }
   }
 
-  /** Takes a place now, or once one is free; fails with OVERLOADED when the queue is full or the wait too long. */
+  /** Takes the places now, or once they are free; fails with OVERLOADED when the queue is full or the wait too long. */
   public CompletionStage<Place> enter() {
     CompletableFuture<Place> waiting;
     synchronized (this) {
-      if (free > 0) {
-        free--;
+      if (queue.isEmpty() && freeAccepting > 0 && freeStarting > 0) {
+        freeAccepting--;
+        freeStarting--;
         return CompletableFuture.completedFuture(new Place());
       }
       if (queue.size() >= settings.queueSize()) {
@@ -131,29 +148,51 @@ public final class Admission {
       return started.whenComplete((value, error) -> {
         if (error != null) {
           place.leave();
+        } else {
+          place.accepted();
         }
       });
     });
   }
 
-  /** Places now free; for tests and metrics. */
+  /** Places now free among the turns starting; for tests and metrics. */
   synchronized int free() {
-    return free;
+    return freeStarting;
   }
 
-  /** A place given back goes to the first request still waiting, or becomes free. */
-  private void handOver() {
+  /** Places now free among the turns being accepted; for tests and metrics. */
+  synchronized int freeAccepting() {
+    return freeAccepting;
+  }
+
+  /**
+   * Places given back go to the requests waiting, first come first served, as long as both kinds
+   * are free; the rest stay free.
+   */
+  private void handOver(int accepting, int starting) {
+    synchronized (this) {
+      freeAccepting += accepting;
+      freeStarting += starting;
+    }
     while (true) {
       CompletableFuture<Place> next;
       synchronized (this) {
-        next = queue.pollFirst();
-        if (next == null) {
-          free++;
+        if (freeAccepting == 0 || freeStarting == 0) {
           return;
         }
+        next = queue.pollFirst();
+        if (next == null) {
+          return;
+        }
+        freeAccepting--;
+        freeStarting--;
       }
-      if (next.complete(new Place())) {
-        return;
+      if (!next.complete(new Place())) {
+        // It gave up waiting: its places go back.
+        synchronized (this) {
+          freeAccepting++;
+          freeStarting++;
+        }
       }
     }
   }

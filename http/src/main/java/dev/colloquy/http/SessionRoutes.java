@@ -281,6 +281,8 @@ public final class SessionRoutes extends AllDirectives {
           .whenComplete((turn, error) -> {
             if (error != null || turn.nothingFollows()) {
               place.leave();
+            } else {
+              place.accepted();
             }
           });
       return stream(reply, events, 0, traceId, place::heldUntilFirstToken);

@@ -29,7 +29,7 @@ class AdmissionTest {
   }
 
   private static Admission admission(int places, int queue, Duration timeout) {
-    return new Admission(new AdmissionSettings(places, queue, timeout));
+    return new Admission(new AdmissionSettings(places, places, queue, timeout));
   }
 
   private static String refusal(CompletableFuture<Admission.Place> place) {
@@ -50,6 +50,38 @@ class AdmissionTest {
 
     assertThat(waiting).isCompleted();
     assertThat(admission.free()).isZero();
+  }
+
+  @Test
+  void aTurnTheSessionHasAcceptedGivesBackItsAcceptingPlaceAndKeepsItsStartingOne() {
+    Admission admission = new Admission(new AdmissionSettings(1, 3, 10, Duration.ofSeconds(10)));
+    Admission.Place first = admission.enter().toCompletableFuture().join();
+
+    CompletableFuture<Admission.Place> second = admission.enter().toCompletableFuture();
+    assertThat(second).as("one turn at a time is being accepted").isNotDone();
+    first.accepted();
+
+    assertThat(second).isCompleted();
+    assertThat(admission.freeAccepting()).isZero();
+    assertThat(admission.free()).as("both turns are still starting").isEqualTo(1);
+    second.join().leave();
+    assertThat(admission.freeAccepting()).isEqualTo(1);
+    assertThat(admission.free()).isEqualTo(2);
+  }
+
+  @Test
+  void turnsAcceptedButWaitingForTheirFirstTokenHoldBackNewOnesAtTheStartingBound() {
+    Admission admission = new Admission(new AdmissionSettings(4, 1, 1, Duration.ofSeconds(10)));
+    Admission.Place first = admission.enter().toCompletableFuture().join();
+    first.accepted();
+
+    CompletableFuture<Admission.Place> waiting = admission.enter().toCompletableFuture();
+    assertThat(waiting).isNotDone();
+    assertThat(refusal(admission.enter().toCompletableFuture())).isEqualTo(ErrorCode.OVERLOADED.name());
+    first.leave();
+
+    assertThat(waiting).isCompleted();
+    assertThat(admission.freeAccepting()).isEqualTo(3);
   }
 
   @Test
@@ -76,14 +108,17 @@ class AdmissionTest {
   }
 
   @Test
-  void leavingTwiceGivesBackOnePlace() {
+  void leavingOrBeingAcceptedTwiceGivesBackEachPlaceOnce() {
     Admission admission = admission(1, 0, Duration.ofSeconds(1));
     Admission.Place place = admission.enter().toCompletableFuture().join();
 
+    place.accepted();
     place.leave();
     place.leave();
+    place.accepted();
 
     assertThat(admission.free()).isEqualTo(1);
+    assertThat(admission.freeAccepting()).isEqualTo(1);
   }
 
   @Test
