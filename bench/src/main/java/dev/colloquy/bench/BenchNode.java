@@ -57,6 +57,11 @@ final class BenchNode implements AutoCloseable {
     return colloquy;
   }
 
+  /** Where the node's data (and its embedded PostgreSQL's files) live. */
+  Path dataDir() {
+    return dataDir;
+  }
+
   @Override
   public void close() {
     colloquy.close();

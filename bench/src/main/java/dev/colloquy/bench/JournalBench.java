@@ -52,11 +52,16 @@ final class JournalBench implements Callable<Integer> {
   @Option(names = "--setting", description = "A setting of the node, e.g. jdbc-journal.parallelism=2 (repeatable)")
   Map<String, String> settings = Map.of();
 
-  record Result(int writers, double seconds, long events, Histogram micros, String load, TagCheck tags) {
+  @Option(names = "--database-setting", description = "A setting of the embedded PostgreSQL that a reload applies,"
+      + " e.g. commit_delay=100 (repeatable)")
+  Map<String, String> databaseSettings = Map.of();
+
+  record Result(int writers, double seconds, long events, Histogram micros, String load, TagCheck tags, Cost cost) {
 
     static String header() {
-      return "| writers | measured | events | events/s | write p50 | p99 | max | load (1/5/15 min) |\n"
-          + "|---|---|---|---|---|---|---|---|";
+      return "| writers | measured | events | events/s | write p50 | p99 | max | node CPU/event | PostgreSQL CPU/event"
+          + " | events/transaction | WAL/event | load (1/5/15 min) |\n"
+          + "|---|---|---|---|---|---|---|---|---|---|---|---|";
     }
 
     double eventsPerSecond() {
@@ -64,30 +69,74 @@ final class JournalBench implements Callable<Integer> {
     }
 
     String markdown() {
-      return String.format("| %d | %.1f s | %,d | %.0f | %.1f ms | %.1f ms | %.1f ms | %s |", writers, seconds, events,
-          eventsPerSecond(), micros.getValueAtPercentile(50) / 1000.0, micros.getValueAtPercentile(99) / 1000.0,
-          micros.getMaxValue() / 1000.0, load);
+      return String.format("| %d | %.1f s | %,d | %.0f | %.1f ms | %.1f ms | %.1f ms | %s | %s | %s | %s | %s |", writers, seconds,
+          events, eventsPerSecond(), micros.getValueAtPercentile(50) / 1000.0, micros.getValueAtPercentile(99) / 1000.0,
+          micros.getMaxValue() / 1000.0, perEvent(cost.nodeCpuSeconds()), perEvent(cost.postgresCpuSeconds()),
+          cost.transactions() > 0 ? String.format("%.1f", events / (double) cost.transactions()) : "–",
+          events > 0 ? String.format("%,d B", cost.walBytes() / events) : "–", load);
+    }
+
+    private String perEvent(double cpuSeconds) {
+      return cpuSeconds < 0 || events == 0 ? "–" : String.format("%.0f µs", cpuSeconds * 1e6 / events);
+    }
+  }
+
+  /**
+   * What the measured window cost: CPU seconds of this JVM (its JIT compiler's excluded: a node
+   * compiles for minutes after it starts, longer on a loaded machine) and of the embedded
+   * PostgreSQL (-1 when the database is external), the transactions the database committed and the
+   * WAL it wrote. On a machine shared with other work the CPU per event stays comparable where
+   * events/s does not (it is what a quiet machine's cores would be divided by), and the WAL per
+   * event, which the database must write and flush for each event, does not depend on the load.
+   */
+  record Cost(double nodeCpuSeconds, double postgresCpuSeconds, long transactions, long walBytes) {
+
+    static Cost now(javax.sql.DataSource dataSource, java.util.Optional<Long> postmaster) throws java.sql.SQLException {
+      long pid = ProcessHandle.current().pid();
+      double node = ProcStat.cpuSeconds(pid) - ProcStat.compilerCpuSeconds(pid);
+      double postgres = postmaster.map(ProcStat::postgresCpuSeconds).orElse(-1.0);
+      try (java.sql.Connection connection = dataSource.getConnection();
+          java.sql.Statement statement = connection.createStatement();
+          java.sql.ResultSet row = statement.executeQuery(
+              "SELECT xact_commit, pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint"
+                  + " FROM pg_stat_database WHERE datname = current_database()")) {
+        return row.next() ? new Cost(node, postgres, row.getLong(1), row.getLong(2)) : new Cost(node, postgres, 0, 0);
+      }
+    }
+
+    Cost since(Cost start) {
+      return new Cost(nodeCpuSeconds - start.nodeCpuSeconds,
+          postgresCpuSeconds < 0 ? -1 : postgresCpuSeconds - start.postgresCpuSeconds, transactions - start.transactions,
+          walBytes - start.walBytes);
     }
   }
 
   @Override
   public Integer call() throws Exception {
     try (BenchNode node = BenchNode.start(Map.copyOf(settings))) {
+      if (!databaseSettings.isEmpty() && !node.colloquy().database().embedded()) {
+        throw new IllegalArgumentException("--database-setting applies to the embedded PostgreSQL only");
+      }
+      ReloadableDatabaseSettings.apply(node.colloquy().database().dataSource(), databaseSettings);
       System.out.println(Machine.describe(node.colloquy().database().embedded()) + (settings.isEmpty() ? ""
-          : ", settings " + settings));
+          : ", settings " + settings) + (databaseSettings.isEmpty() ? "" : ", PostgreSQL settings " + databaseSettings));
       System.out.println();
       System.out.println(Result.header());
-      Result result = measure(node.colloquy(), writers, Duration.ofSeconds(warmUpSeconds), Duration.ofSeconds(seconds));
+      Result result = measure(node.colloquy(), ProcStat.postmasterUnder(node.dataDir()), writers,
+          Duration.ofSeconds(warmUpSeconds), Duration.ofSeconds(seconds));
       System.out.println(result.markdown());
       System.out.printf("%nTags: %,d events written, %,d without their tag, %,d with another writer's tag.%n",
           result.tags().events(), result.tags().untagged(), result.tags().mistagged());
+      System.out.println("Transactions: all the database committed in the measured window (the read side's"
+          + " polls included), as PostgreSQL's statistics counted them (they lag up to a second).");
     }
     return 0;
   }
 
   private static final Duration FIRST_WRITES_TIMEOUT = Duration.ofMinutes(2);
 
-  static Result measure(Colloquy colloquy, int writers, Duration warmUp, Duration measured) throws Exception {
+  static Result measure(Colloquy colloquy, java.util.Optional<Long> postmaster, int writers, Duration warmUp,
+      Duration measured) throws Exception {
     Meter meter = new Meter(writers);
     String run = UUID.randomUUID().toString();
     for (int i = 0; i < writers; i++) {
@@ -102,15 +151,18 @@ final class JournalBench implements Callable<Integer> {
       throw new IllegalStateException(meter.firstWrites.getCount() + " of " + writers
           + " writers had no write confirmed within " + FIRST_WRITES_TIMEOUT.toSeconds() + " s");
     }
+    javax.sql.DataSource dataSource = colloquy.database().dataSource();
+    Cost before = Cost.now(dataSource, postmaster);
     meter.measuring.set(true);
     long started = System.nanoTime();
     Thread.sleep(measured.toMillis());
     meter.measuring.set(false);
     double seconds = (System.nanoTime() - started) / 1e9;
+    Cost cost = Cost.now(dataSource, postmaster).since(before);
     meter.running.set(false);
     String load = Machine.load();
     return new Result(writers, seconds, meter.events.sum(), meter.micros.copy(), load,
-        TagCheck.of(colloquy.database().dataSource(), run));
+        TagCheck.of(dataSource, run), cost);
   }
 
   /** Writers are tagged as sessions are (four tags, none a session's), so each write also inserts its tag row. */
