@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.turn.Transcript;
+import dev.colloquy.mockllm.MockLlmSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -72,6 +75,46 @@ class FanOutDialectIntegrationTest {
   /** The events an EventSource dispatches: a block with an id and no data moves its last id and dispatches none. */
   private static List<SseEvent> dispatched(List<SseEvent> events) {
     return events.stream().filter(event -> !event.data().isEmpty()).toList();
+  }
+
+  /**
+   * Two runs that each answer 1.5 MiB would pass the turn's answer budget together: what passes it
+   * ends as the seed's {@code run_error} with {@code MODEL_ANSWER_TOO_LARGE}, and the conversation
+   * keeps what each run streamed, within the budget.
+   */
+  @Test
+  void runsPastTheTurnsAnswerBudgetEndWithARunErrorAndKeepWhatTheyStreamed() throws Exception {
+    String conversationId = conversation(app.api());
+    MockLlmSettings alphaBefore = app.alpha().settings();
+    MockLlmSettings betaBefore = app.beta().settings();
+    String large = "w".repeat(100 * 1024) + "{i} ";
+    app.alpha().reconfigure(alphaBefore.withTokens(15).withTokenText(large).withDelays(Duration.ZERO, Duration.ZERO));
+    app.beta().reconfigure(betaBefore.withTokens(15).withTokenText(large).withDelays(Duration.ZERO, Duration.ZERO));
+    List<SseEvent> events;
+    try {
+      String turnId = turn(app.api(), conversationId,
+          "{\"prompt\": \"Compare at length\", \"models\": [\"alpha/mock\", \"beta/mock\"]}").path("turnId").asText();
+      events = dispatched(stream(turnId, null));
+    } finally {
+      app.alpha().reconfigure(alphaBefore);
+      app.beta().reconfigure(betaBefore);
+    }
+
+    java.util.Map<String, StringBuilder> streamed = new java.util.HashMap<>();
+    events.stream().map(SseEvent::json).filter(e -> e.path("type").asText().equals("delta")).forEach(delta ->
+        streamed.computeIfAbsent(delta.path("runId").asText(), run -> new StringBuilder()).append(delta.path("textDelta").asText()));
+    long total = streamed.values().stream().mapToLong(text -> text.toString().getBytes(StandardCharsets.UTF_8).length).sum();
+    assertThat(total).isLessThanOrEqualTo(Transcript.ANSWER_BUDGET_BYTES);
+    List<JsonNode> errors = events.stream().map(SseEvent::json).filter(e -> e.path("type").asText().equals("run_error")).toList();
+    assertThat(errors).isNotEmpty().allSatisfy(error -> {
+      assertThat(error.path("errorCode").asText()).isEqualTo("MODEL_ANSWER_TOO_LARGE");
+      assertThat(error.path("errorMessage").asText()).contains("together");
+    });
+
+    JsonNode responses = app.api().get("/v1/conversations/" + conversationId).json().path("turns").get(0).path("agentResponses");
+    assertThat(responses).hasSize(2).allSatisfy(response -> assertThat(response.path("text").asText())
+        .isEqualTo(streamed.getOrDefault(response.path("runId").asText(), new StringBuilder()).toString()));
+    assertThat(responses.findValuesAsText("errorCode")).hasSize(errors.size()).containsOnly("MODEL_ANSWER_TOO_LARGE");
   }
 
   @Test
