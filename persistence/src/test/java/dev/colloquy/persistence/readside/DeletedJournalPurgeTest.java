@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Purging a deleted session's journal takes the purged events' tag rows with them (the journal's
- * tags have no foreign key to their events since V120: a trigger removes them), and leaves the tags
+ * tags have no foreign key to their events since V89: a trigger removes them), and leaves the tags
  * of the events that stay, the deletion marker's and other sessions', alone.
  */
 class DeletedJournalPurgeTest {
