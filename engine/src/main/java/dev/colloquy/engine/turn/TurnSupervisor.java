@@ -3,12 +3,14 @@ package dev.colloquy.engine.turn;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.agent.AgentReplies;
+import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
 import dev.colloquy.engine.agent.HistorySummary;
 import dev.colloquy.engine.agent.IntentRouter;
 import dev.colloquy.engine.agent.NarrativeGapAgent;
 import dev.colloquy.engine.agent.LanguageStep;
+import dev.colloquy.engine.agent.TenantPolicies;
 import dev.colloquy.engine.agent.TranslatedAnswers;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryExtraction;
@@ -150,6 +152,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
   private TurnPlan plan;
   private final EngineServices services;
+  /** The agent's services with its tenant's configuration asked once, as the turn starts (none for a hand-off). */
+  private final AgentServices agent;
   private final ActorRef<Report> session;
   private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
@@ -207,6 +211,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.timers = timers;
     this.plan = plan;
     this.services = services;
+    this.agent = plan.handoff() ? services.agent()
+        : services.agent().withPolicies(TenantPolicies.once(services.agent().policies(), plan.tenantId()));
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
     this.toolbox = Toolbox.of(services);
@@ -264,7 +270,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         : services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat);
     context.spawn(
         Behaviors.withMdc(LanguageStep.Command.class, logContext(plan),
-            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, services.agent(),
+            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, agent,
                 context.messageAdapter(LanguageStep.Detected.class, LanguageKnown::new))),
         "language");
   }
@@ -287,7 +293,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         ? services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat) : Optional.empty();
     context.spawn(
         Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
-            IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
+            IntentRouter.create(plan.tenantId(), plan.message(), router, model, agent,
                 context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
         "intent-router");
     if (router.isPresent()) {
