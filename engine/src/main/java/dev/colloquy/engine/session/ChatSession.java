@@ -35,9 +35,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
@@ -176,7 +176,9 @@ public final class ChatSession
 
   private record FailInterruptedTurns() implements Command {}
 
-  private record PassivateIfIdle() implements Command {}
+  private record PassivateIfIdle() implements Command {
+    static final PassivateIfIdle INSTANCE = new PassivateIfIdle();
+  }
 
   // ---- replies: each command names the one it gets ----
 
@@ -392,14 +394,19 @@ public final class ChatSession
   private static final String NOT_IDLE = "NOT_IDLE";
   private static final String IDLE_REASON = "idle";
 
-  private static final String PASSIVATION_TIMER = "passivation";
-
   private final String sessionId;
   private final ActorContext<Command> context;
-  private final TimerScheduler<Command> timers;
   private final EngineServices services;
   private final ActorRef<ClusterSharding.ShardCommand> shard;
-  private final ActorRef<TurnSupervisor.Report> turnReports;
+  /** Where this session's turn supervisors report; made with the first turn (an idle session needs none). */
+  private ActorRef<TurnSupervisor.Report> turnReports;
+  /**
+   * The pending check whether this session has been idle for the passivation timeout (null: none), and
+   * when it was last active: one check at a time, re-armed for the remainder when the session was
+   * active meanwhile, rather than a timer restarted by every command.
+   */
+  private Cancellable passivationCheck;
+  private long lastActiveNanos;
   /** Supervisors of the turns running now (at most one), by turn id. */
   private final Map<String, ActorRef<TurnSupervisor.Command>> supervisors = new HashMap<>();
   /**
@@ -419,19 +426,23 @@ public final class ChatSession
   private ChatSession(
       String sessionId,
       ActorContext<Command> context,
-      TimerScheduler<Command> timers,
       EngineServices services,
       ActorRef<ClusterSharding.ShardCommand> shard) {
     super(persistenceId(sessionId));
     this.sessionId = sessionId;
     this.context = context;
-    this.timers = timers;
     this.services = services;
     this.shard = shard;
-    this.turnReports = context.messageAdapter(TurnSupervisor.Report.class, report -> switch (report) {
-      case TurnSupervisor.Ended ended -> new TurnFinished(ended);
-      case TurnSupervisor.Checkpoint checkpoint -> new CheckpointReached(checkpoint);
-    });
+  }
+
+  private ActorRef<TurnSupervisor.Report> turnReports() {
+    if (turnReports == null) {
+      turnReports = context.messageAdapter(TurnSupervisor.Report.class, report -> switch (report) {
+        case TurnSupervisor.Ended ended -> new TurnFinished(ended);
+        case TurnSupervisor.Checkpoint checkpoint -> new CheckpointReached(checkpoint);
+      });
+    }
+    return turnReports;
   }
 
   public static PersistenceId persistenceId(String sessionId) {
@@ -441,10 +452,7 @@ public final class ChatSession
   /** The behaviour of one session; {@code shard} may be null outside sharding (tests), then it never passivates. */
   public static Behavior<Command> create(
       String sessionId, EngineServices services, ActorRef<ClusterSharding.ShardCommand> shard) {
-    return Behaviors.setup(
-        context ->
-            Behaviors.withTimers(
-                timers -> new ChatSession(sessionId, context, timers, services, shard)));
+    return Behaviors.setup(context -> new ChatSession(sessionId, context, services, shard));
   }
 
   /** Registers the entity with cluster sharding on this node; returns the region to send envelopes to. */
@@ -493,6 +501,7 @@ public final class ChatSession
           schedulePassivation();
         })
         .onSignal(PostStop.instance(), state -> {
+          cancelPassivationCheck();
           if (loaded) {
             services.metrics().sessionUnloaded();
           }
@@ -506,18 +515,19 @@ public final class ChatSession
 
   @Override
   public EventHandler<SessionState, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState().onAnyEvent(SessionState::apply);
+    // A plain function, not the handler builder: every session in memory would keep its own builder's objects.
+    return SessionState::apply;
   }
 
   @Override
   public CommandHandlerWithReply<Command, Event, SessionState> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState().onAnyCommand((state, command) -> {
+    return (state, command) -> {
       ReplyEffect<Event, SessionState> effect = handle(state, command);
       if (holdsNothing(state, command)) {
         leaveMemory();
       }
       return effect;
-    });
+    };
   }
 
   /**
@@ -534,7 +544,7 @@ public final class ChatSession
   private void leaveMemory() {
     if (shard != null && !leaving) {
       leaving = true;
-      timers.cancel(PASSIVATION_TIMER);
+      cancelPassivationCheck();
       shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
     }
   }
@@ -721,7 +731,7 @@ public final class ChatSession
         state.completedTurns(), state.handedOff(), state.storyState(),
         state.earlier(services.session().historyWindow()));
     ActorRef<TurnSupervisor.Command> supervisor = context.spawn(
-        TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports), "turn-" + turn.turnId());
+        TurnSupervisor.create(plan, transcriptOf(turn), services, turnReports()), "turn-" + turn.turnId());
     context.watchWith(supervisor, new SupervisorStopped(turn.turnId()));
     supervisors.put(turn.turnId(), supervisor);
   }
@@ -1071,7 +1081,15 @@ public final class ChatSession
   }
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {
-    if (supervisors.isEmpty() && shard != null) {
+    passivationCheck = null;
+    if (leaving) {
+      return Effect().noReply();
+    }
+    Duration idle = Duration.ofNanos(System.nanoTime() - lastActiveNanos);
+    Duration timeout = services.session().passivationTimeout();
+    if (idle.compareTo(timeout) < 0) {
+      checkPassivationIn(timeout.minus(idle));
+    } else if (supervisors.isEmpty() && shard != null) {
       services.metrics().sessionPassivated();
       shard.tell(new ClusterSharding.Passivate<>(context.getSelf()));
     } else {
@@ -1085,7 +1103,21 @@ public final class ChatSession
    * reach the entity from its children and sharding would count it idle in the middle of a turn.
    */
   private void schedulePassivation() {
-    timers.startSingleTimer(PASSIVATION_TIMER, new PassivateIfIdle(), services.session().passivationTimeout());
+    lastActiveNanos = System.nanoTime();
+    if (passivationCheck == null) {
+      checkPassivationIn(services.session().passivationTimeout());
+    }
+  }
+
+  private void checkPassivationIn(Duration delay) {
+    passivationCheck = context.scheduleOnce(delay, context.getSelf(), PassivateIfIdle.INSTANCE);
+  }
+
+  private void cancelPassivationCheck() {
+    if (passivationCheck != null) {
+      passivationCheck.cancel();
+      passivationCheck = null;
+    }
   }
 
   private void journaled(long persistingNanos) {

@@ -82,8 +82,17 @@ public record SessionState(
    */
   public static final long PAGE_BYTES = 1024 * 1024;
 
+  /**
+   * The empty object of a session without metadata or narrative state, one instance for all: most
+   * sessions have neither, and each in memory would otherwise hold two (and its entity's initial state
+   * two more). The state's JSON is never changed in place (a merge copies it, see JsonMergePatch).
+   */
+  private static final ObjectNode NOTHING = JsonNodeFactory.instance.objectNode();
+
   public SessionState {
     context = context == null ? List.of() : List.copyOf(context);
+    metadata = shared(metadata);
+    narrativeState = shared(narrativeState);
     if (totals == null) {
       // A snapshot from before the state kept totals holds every turn, unnumbered.
       List<TurnRecord> numbered = new ArrayList<>(turns.size());
@@ -518,6 +527,10 @@ public record SessionState(
       }
     }
     return List.copyOf(kept);
+  }
+
+  private static JsonNode shared(JsonNode node) {
+    return node != null && node.isObject() && node.isEmpty() ? NOTHING : node;
   }
 
   private static ObjectNode emptyObject() {

@@ -30,8 +30,11 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
     usageByModel = Map.copyOf(usageByModel);
   }
 
+  /** The totals of a session not opened: one instance for all (an entity's initial state holds them). */
+  private static final SessionTotals NONE = new SessionTotals(0, 0, Map.of(), null);
+
   static SessionTotals openedAt(Instant at) {
-    return new SessionTotals(0, 0, Map.of(), at);
+    return at == null ? NONE : new SessionTotals(0, 0, Map.of(), at);
   }
 
   /** The totals of a session whose every turn is given: what a snapshot from before the totals existed held. */
