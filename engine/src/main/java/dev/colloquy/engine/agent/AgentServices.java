@@ -34,6 +34,11 @@ public record AgentServices(TenantPolicies policies, AgentSettings settings, Mem
     this(policies, settings, memories, blocking, LanguageDetection.none());
   }
 
+  /** The same agent following {@code others} for the tenants' configurations. */
+  public AgentServices withPolicies(TenantPolicies others) {
+    return new AgentServices(others, settings, memories, blocking, language, secrets, outbound);
+  }
+
   /** An agent that routes with the offline rules, follows {@code config} for every tenant and remembers nothing. */
   public static AgentServices fixed(TenantConfig config) {
     return new AgentServices(TenantPolicies.fixed(config), new AgentSettings(false, Duration.ofSeconds(10), List.of(),

@@ -3,12 +3,14 @@ package dev.colloquy.engine.turn;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.agent.AgentReplies;
+import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
 import dev.colloquy.engine.agent.EscalationRules;
 import dev.colloquy.engine.agent.HistorySummary;
 import dev.colloquy.engine.agent.IntentRouter;
 import dev.colloquy.engine.agent.NarrativeGapAgent;
 import dev.colloquy.engine.agent.LanguageStep;
+import dev.colloquy.engine.agent.TenantPolicies;
 import dev.colloquy.engine.agent.TranslatedAnswers;
 import dev.colloquy.engine.agent.Memory;
 import dev.colloquy.engine.agent.MemoryExtraction;
@@ -150,6 +152,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
   private TurnPlan plan;
   private final EngineServices services;
+  /** The agent's services with its tenant's configuration asked once, as the turn starts (none for a hand-off). */
+  private final AgentServices agent;
   private final ActorRef<Report> session;
   private final Checkpoints checkpoints;
   private final TimerScheduler<Command> timers;
@@ -169,9 +173,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private String gapsBy;
   private com.fasterxml.jackson.databind.node.ObjectNode characterTraits;
   private boolean retrievalEnded;
-  /** Whether the search for the message was started (once a turn), and its result when it came before the routing. */
-  private boolean retrievalStarted;
-  private RetrievalEnded retrievedBeforeRouting;
   /** The history the prompt cannot hold, once decided (null: it all fits), and the summary written for it. */
   private HistoryTrim trim;
   private boolean trimDecided;
@@ -207,6 +208,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     this.timers = timers;
     this.plan = plan;
     this.services = services;
+    this.agent = plan.handoff() ? services.agent()
+        : services.agent().withPolicies(TenantPolicies.once(services.agent().policies(), plan.tenantId()));
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
     this.toolbox = Toolbox.of(services);
@@ -264,7 +267,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         : services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat);
     context.spawn(
         Behaviors.withMdc(LanguageStep.Command.class, logContext(plan),
-            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, services.agent(),
+            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, agent,
                 context.messageAdapter(LanguageStep.Detected.class, LanguageKnown::new))),
         "language");
   }
@@ -287,15 +290,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         ? services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat) : Optional.empty();
     context.spawn(
         Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
-            IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
+            IntentRouter.create(plan.tenantId(), plan.message(), router, model, agent,
                 context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
         "intent-router");
-    if (router.isPresent()) {
-      // The search reads the same message and does not depend on the routing, so it runs while the
-      // router's model call does; its result is used only once the message is routed as a domain query,
-      // in the order it would have had (see onRetrieved), and thrown away otherwise.
-      retrieve();
-    }
   }
 
   /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
@@ -304,10 +301,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private void retrieve() {
-    if (retrievalStarted) {
-      return;
-    }
-    retrievalStarted = true;
     getContext().spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
@@ -410,9 +403,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     emit(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
     if (routed.intent() == Intent.DOMAIN_QUERY) {
-      if (retrievedBeforeRouting != null) {
-        return retrieved(retrievedBeforeRouting);
-      }
       retrieve();
     } else {
       decideEscalation(null);
@@ -431,23 +421,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
   }
 
-  /**
-   * A search started beside the router's model call may end before the routing: it waits for it. Only a
-   * domain query uses it (seed 004 §8.2), so that what the turn streams and journals is what it would be
-   * had the search started after the routing.
-   */
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
-    if (routed == null) {
-      retrievedBeforeRouting = ended;
-      return this;
-    }
-    if (routed.intent() != Intent.DOMAIN_QUERY || retrievalEnded) {
-      return this;
-    }
-    return retrieved(ended);
-  }
-
-  private Behavior<Command> retrieved(RetrievalEnded ended) {
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }
