@@ -30,7 +30,8 @@ final class MockProcess implements AutoCloseable {
     }
     ChildJvm jvm = ChildJvm.start("mock", jvmOptions, Map.of(), args);
     try {
-      return new MockProcess(jvm, jvm.awaitOutput(LISTENING, Duration.ofSeconds(60)));
+      // At load 40 on two cores the mock has taken over a minute to start.
+      return new MockProcess(jvm, jvm.awaitOutput(LISTENING, Duration.ofSeconds(180)));
     } catch (IOException | RuntimeException | InterruptedException e) {
       jvm.close();
       throw e;

@@ -243,6 +243,9 @@ final class StreamingBench implements Callable<Integer> {
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
       OkHttpClient streams = TurnLoad.client();
       TurnLoad.Result floor = TurnLoad.run(streams, StreamTargets.floor(mock.baseUrl()), shape);
+      // The floor's connections would stay pooled for minutes: with the node's as many again, this
+      // process would pass the machine's 20,000 open files and fail to connect.
+      streams.connectionPool().evictAll();
       List<String> sessions = engine.openSessions(client, soakStreams);
       String loadBefore = Machine.load();
       HeapProbe probe = HeapProbe.after(engine.pid(), Duration.ofMillis(soakRampUpMs + soakTtftMs + 2000));

@@ -99,7 +99,7 @@ final class TurnLoad {
             } catch (Exception e) {
               failed.incrementAndGet();
               if (failures.size() < FAILURES_KEPT) {
-                failures.add(e.getClass().getSimpleName() + ": " + e.getMessage());
+                failures.add(described(e));
               }
             }
           }
@@ -110,6 +110,14 @@ final class TurnLoad {
     double seconds = (System.nanoTime() - started) / 1e9;
     return new Result(shape.streams(), turns.get(), failed.get(), refused.get(), tokens.get(), seconds, ttft,
         interToken, peakOpen.get(), List.copyOf(failures));
+  }
+
+  /** The failure and its first cause: OkHttp's "exhausted all routes" says nothing of why a connect failed. */
+  private static String described(Throwable failure) {
+    String described = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    Throwable cause = failure.getCause();
+    return cause == null ? described
+        : described + " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
   }
 
   private static long turn(OkHttpClient client, Target target, int stream, int turn, Histogram ttft,

@@ -472,14 +472,20 @@ public final class ChatSession
   }
 
   /**
-   * The read side's tag, which its projection's query reads by. A turn's checkpoints carry none: the
-   * projection has nothing to do with them (a turn shows in the read tables once it ends), and they are
-   * a turn's largest events (its frames), which the query would otherwise read and deserialize again.
-   * Checkpoints journaled before were tagged; the projection still skips them.
+   * The read side's tag, which its projection's query reads by. The events the projection has nothing
+   * to do with carry none, so that its query neither reads nor deserializes them again: a turn's
+   * checkpoints (a turn shows in the read tables once it ends; they are a turn's largest events, its
+   * frames), the narrative state merged after every completed turn and a rolling summary (both only
+   * for the session's own prompt). Those journaled before were tagged; the projection still skips them.
    */
   @Override
   public java.util.Set<String> tagsFor(Event event) {
-    return event instanceof TurnCheckpointed ? java.util.Set.of() : java.util.Set.of(SessionTags.of(sessionId));
+    return switch (event) {
+      case TurnCheckpointed ignored -> java.util.Set.of();
+      case NarrativeStateMerged ignored -> java.util.Set.of();
+      case HistorySummarized ignored -> java.util.Set.of();
+      default -> java.util.Set.of(SessionTags.of(sessionId));
+    };
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.colloquy.engine.model.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Builds the messages a model run receives, keeping three kinds of text apart:
@@ -63,7 +64,7 @@ final class Prompt {
     List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
     Optional<ChatMessage> story = StoryStateMessage.of(plan.narrativeState());
-    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)
+    long budget = contextTokens - (long) maxTokens - systemTokens(system) - tokens(question)
         - context.stream().mapToLong(Prompt::tokens).sum() - story.map(Prompt::tokens).orElse(0L);
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
@@ -82,7 +83,7 @@ final class Prompt {
   static long historyBudget(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
       List<Passage> passages, int maxTokens, int contextTokens) {
     UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
-    return contextTokens - (long) maxTokens - tokens(ChatMessage.system(system(tenantInstructions)))
+    return contextTokens - (long) maxTokens - systemTokens(ChatMessage.system(system(tenantInstructions)))
         - (data.isEmpty() ? 0 : tokens(ChatMessage.user(data.render())))
         - tokens(ChatMessage.user(plan.message()))
         - StoryStateMessage.of(plan.narrativeState()).map(Prompt::tokens).orElse(0L);
@@ -100,8 +101,13 @@ final class Prompt {
   static List<ChatMessage> fitting(List<ChatMessage> history, long budget) {
     int first = history.size();
     long used = 0;
-    while (first > 0 && used + tokens(history.get(first - 1)) <= budget) {
-      used += tokens(history.get(--first));
+    while (first > 0) {
+      long next = tokens(history.get(first - 1));
+      if (used + next > budget) {
+        break;
+      }
+      used += next;
+      first--;
     }
     while (first < history.size() && history.get(first).role() != ChatMessage.Role.USER) {
       first++;
@@ -111,6 +117,22 @@ final class Prompt {
 
   static long tokens(ChatMessage message) {
     return TokenCounter.count(message.content()) + MESSAGE_OVERHEAD_TOKENS;
+  }
+
+  /** The system message's last text and its tokens: it is the same for every turn of a tenant, and counted twice a turn. */
+  private record CountedSystem(String text, long tokens) {}
+
+  private static final AtomicReference<CountedSystem> LAST_SYSTEM = new AtomicReference<>(new CountedSystem("", 0));
+
+  /** {@link #tokens} of the system message, counted once while its text stays the same. */
+  static long systemTokens(ChatMessage system) {
+    CountedSystem last = LAST_SYSTEM.get();
+    if (last.text().equals(system.content())) {
+      return last.tokens();
+    }
+    long tokens = tokens(system);
+    LAST_SYSTEM.set(new CountedSystem(system.content(), tokens));
+    return tokens;
   }
 
   /** The same for every turn of a tenant, whatever its documents say or its clients send. */

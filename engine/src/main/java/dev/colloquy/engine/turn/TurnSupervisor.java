@@ -169,6 +169,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private String gapsBy;
   private com.fasterxml.jackson.databind.node.ObjectNode characterTraits;
   private boolean retrievalEnded;
+  /** Whether the search for the message was started (once a turn), and its result when it came before the routing. */
+  private boolean retrievalStarted;
+  private RetrievalEnded retrievedBeforeRouting;
   /** The history the prompt cannot hold, once decided (null: it all fits), and the summary written for it. */
   private HistoryTrim trim;
   private boolean trimDecided;
@@ -287,6 +290,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             IntentRouter.create(plan.tenantId(), plan.message(), router, model, services.agent(),
                 context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
         "intent-router");
+    if (router.isPresent()) {
+      // The search reads the same message and does not depend on the routing, so it runs while the
+      // router's model call does; its result is used only once the message is routed as a domain query,
+      // in the order it would have had (see onRetrieved), and thrown away otherwise.
+      retrieve();
+    }
   }
 
   /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
@@ -295,6 +304,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private void retrieve() {
+    if (retrievalStarted) {
+      return;
+    }
+    retrievalStarted = true;
     getContext().spawn(
         Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
             Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
@@ -397,6 +410,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
     emit(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
     if (routed.intent() == Intent.DOMAIN_QUERY) {
+      if (retrievedBeforeRouting != null) {
+        return retrieved(retrievedBeforeRouting);
+      }
       retrieve();
     } else {
       decideEscalation(null);
@@ -415,7 +431,23 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     }
   }
 
+  /**
+   * A search started beside the router's model call may end before the routing: it waits for it. Only a
+   * domain query uses it (seed 004 §8.2), so that what the turn streams and journals is what it would be
+   * had the search started after the routing.
+   */
   private Behavior<Command> onRetrieved(RetrievalEnded ended) {
+    if (routed == null) {
+      retrievedBeforeRouting = ended;
+      return this;
+    }
+    if (routed.intent() != Intent.DOMAIN_QUERY || retrievalEnded) {
+      return this;
+    }
+    return retrieved(ended);
+  }
+
+  private Behavior<Command> retrieved(RetrievalEnded ended) {
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }

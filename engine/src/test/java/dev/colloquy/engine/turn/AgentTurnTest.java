@@ -26,6 +26,9 @@ import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.knowledge.EmptyKnowledgeBase;
+import dev.colloquy.engine.knowledge.KnowledgeBase;
+import dev.colloquy.engine.knowledge.Passage;
+import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ModelCatalog;
 import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
@@ -37,7 +40,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -85,6 +91,11 @@ class AgentTurnTest {
 
   private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
       TenantConfig tenant, LanguageDetection languages) {
+    return services(model, routeByModel, memories, tenant, languages, new EmptyKnowledgeBase());
+  }
+
+  private static EngineServices services(ScriptedModel model, boolean routeByModel, MemoryStore memories,
+      TenantConfig tenant, LanguageDetection languages, KnowledgeBase knowledge) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
             "colloquy.llm.providers.scripted { base-url = \"http://127.0.0.1:9/v1\", models = m,"
                 + " prices { m { input-per-million = 1.0, output-per-million = 2.0 } } }")
@@ -92,7 +103,7 @@ class AgentTurnTest {
     AgentSettings agent = new AgentSettings(routeByModel, Duration.ofSeconds(5), List.of(), settings.agent().webhooks(),
         new AgentSettings.Memory(5, AgentSettings.Extraction.MODEL));
     return new EngineServices(settings.session(), settings.llm(), new ModelCatalog(Map.of("m", model), "m"),
-        new EmptyKnowledgeBase(), new InFlight(), EngineMetrics.NONE, true,
+        knowledge, new InFlight(), EngineMetrics.NONE, true,
         AnswerBudgets.fixed(EngineServices.DEFAULT_MAX_TOKENS), TenantInstructions.NONE,
         new AgentServices(TenantPolicies.fixed(tenant), agent, memories, Executors.newVirtualThreadPerTaskExecutor(),
             languages));
@@ -189,6 +200,94 @@ class AgentTurnTest {
 
     assertThat(turn.ended().outcome().agent().intent()).isEqualTo(Intent.OUT_OF_SCOPE);
     assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.BY_MODEL);
+  }
+
+  /** A knowledge base whose one search answers when the test says, with one passage. */
+  private static final class HeldSearch implements KnowledgeBase {
+    final CompletableFuture<String> searched = new CompletableFuture<>();
+    final CompletableFuture<RetrievalResult> result = new CompletableFuture<>();
+
+    @Override
+    public CompletableFuture<RetrievalResult> search(String tenantId, String query, int limit) {
+      searched.complete(query);
+      return result;
+    }
+
+    void answer() {
+      result.complete(new RetrievalResult(List.of(new Passage("d1", "fees.pdf", "Refunds", 0, 0.9,
+          "A refund costs nothing and takes five days.")), 0.9));
+    }
+  }
+
+  /**
+   * Routes by the model with the search asked while the routing call runs; the routing is answered only
+   * after waiting (at most 5 s) for the search to be asked, and says whether it was.
+   */
+  private static AtomicBoolean routedAfterTheSearch(ScriptedModel model, HeldSearch knowledge, String intent,
+      boolean searchEndsFirst, String... answers) {
+    AtomicBoolean searchedFirst = new AtomicBoolean();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call routing = model.nextCall();
+      try {
+        knowledge.searched.get(5, TimeUnit.SECONDS);
+        searchedFirst.set(true);
+      } catch (java.util.concurrent.TimeoutException notAsked) {
+        searchedFirst.set(false);
+      }
+      if (searchEndsFirst) {
+        knowledge.answer();
+      }
+      routing.listener().onToken(intent);
+      routing.listener().onComplete(new TokenUsage(60, 1));
+      if (!searchEndsFirst) {
+        knowledge.answer();
+      }
+      for (String text : answers) {
+        answer(model, text);
+      }
+    }));
+    return searchedFirst;
+  }
+
+  @Test
+  void aDomainQuerysSearchRunsWhileTheModelRoutesItAndItsPassagesFollowTheRouting() {
+    for (boolean searchEndsFirst : List.of(true, false)) {
+      ScriptedModel model = new ScriptedModel();
+      HeldSearch knowledge = new HeldSearch();
+      AtomicBoolean searchedFirst = routedAfterTheSearch(model, knowledge, "domain_query", searchEndsFirst,
+          "Nothing, in five days [1].", "[]");
+
+      Turn turn = run(services(model, true, new RecordingMemoryStore(), NO_HUMANS, LanguageDetection.none(), knowledge),
+          "What does a refund cost?", 0, false);
+
+      assertThat(searchedFirst).as("searched while routing").isTrue();
+      assertThat(knowledge.searched).isCompletedWithValue("What does a refund cost?");
+      assertThat(turn.events()).extracting(Object::getClass).containsExactly(StreamEvent.Started.class,
+          StreamEvent.IntentRouted.class, StreamEvent.Retrieved.class, StreamEvent.Token.class,
+          StreamEvent.RunCompleted.class);
+      assertThat(((StreamEvent.Retrieved) turn.events().get(2)).confidence()).isEqualTo(0.9);
+      assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.BY_MODEL);
+      assertThat(turn.ended().outcome().citations()).extracting(citation -> citation.source()).containsExactly("fees.pdf");
+      assertThat(turn.text()).isEqualTo("Nothing, in five days [1].");
+    }
+  }
+
+  @Test
+  void aSearchStartedWhileTheModelRoutesIsDroppedForSmallTalk() {
+    ScriptedModel model = new ScriptedModel();
+    HeldSearch knowledge = new HeldSearch();
+    AtomicBoolean searchedFirst = routedAfterTheSearch(model, knowledge, "conversational", true, "Hello!", "[]");
+
+    Turn turn = run(services(model, true, new RecordingMemoryStore(), NO_HUMANS, LanguageDetection.none(), knowledge),
+        "Lovely day, isn't it", 0, false);
+
+    assertThat(searchedFirst).as("searched while routing").isTrue();
+    assertThat(turn.events()).extracting(Object::getClass).containsExactly(StreamEvent.Started.class,
+        StreamEvent.IntentRouted.class, StreamEvent.Token.class, StreamEvent.RunCompleted.class);
+    assertThat(turn.ended().outcome().agent().intent()).isEqualTo(Intent.CONVERSATIONAL);
+    assertThat(turn.ended().outcome().citations()).isEmpty();
+    assertThat(turn.ended().outcome().gaps()).isEmpty();
+    assertThat(turn.text()).isEqualTo("Hello!");
   }
 
   @Test

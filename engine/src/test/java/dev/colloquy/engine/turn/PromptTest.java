@@ -157,6 +157,17 @@ class PromptTest {
     assertThat(messages).extracting(ChatMessage::role).containsExactly(ChatMessage.Role.SYSTEM, ChatMessage.Role.USER);
   }
 
+  @Test
+  void theSystemMessageIsCountedAsItsTextWhateverTenantCameBefore() {
+    ChatMessage plain = ChatMessage.system(Prompt.system(null));
+    ChatMessage instructed = ChatMessage.system(Prompt.system("You are Ada, the support agent of " + LONG));
+
+    for (ChatMessage system : List.of(plain, instructed, instructed, plain, instructed)) {
+      assertThat(Prompt.systemTokens(system)).as(system.content()).isEqualTo(Prompt.tokens(system));
+    }
+    assertThat(Prompt.systemTokens(instructed)).isGreaterThan(Prompt.systemTokens(plain) + 200);
+  }
+
   private static final MemoryRecall.Recalled NOTHING = MemoryRecall.Recalled.nothing();
 
   private static int count(String text, String part) {
