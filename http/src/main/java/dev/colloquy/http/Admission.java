@@ -56,8 +56,16 @@ public final class Admission {
     private final AtomicBoolean accepted = new AtomicBoolean();
     private final AtomicBoolean left = new AtomicBoolean();
 
-    private Place() {
+    private Place() {}
+
+    /**
+     * This place, now a turn's: given back after {@link #LONGEST_HOLD} at the latest. Only a place a
+     * turn got is: one made for a waiter that had just given up is never its, and its places go
+     * straight back (see {@link #handOver}); a release scheduled for it would give them back twice.
+     */
+    private Place granted() {
       CompletableFuture.delayedExecutor(LONGEST_HOLD.toMillis(), TimeUnit.MILLISECONDS).execute(this::leave);
+      return this;
     }
 
     /** The session has answered the turn's start: its acceptance is journaled (or it was refused). */
@@ -109,7 +117,7 @@ public final class Admission {
       if (queue.isEmpty() && freeAccepting > 0 && freeStarting > 0) {
         freeAccepting--;
         freeStarting--;
-        return CompletableFuture.completedFuture(new Place());
+        return CompletableFuture.completedFuture(new Place().granted());
       }
       if (queue.size() >= settings.queueSize()) {
         return CompletableFuture.failedFuture(overloaded());
@@ -187,7 +195,10 @@ public final class Admission {
         freeAccepting--;
         freeStarting--;
       }
-      if (!next.complete(new Place())) {
+      Place place = new Place();
+      if (next.complete(place)) {
+        place.granted();
+      } else {
         // It gave up waiting: its places go back.
         synchronized (this) {
           freeAccepting++;
