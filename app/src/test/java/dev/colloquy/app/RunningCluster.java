@@ -147,6 +147,16 @@ final class RunningCluster implements BeforeAllCallback, AfterAllCallback {
     throw new AssertionError("no session was placed on node " + node + " within " + STARTUP);
   }
 
+  /** How many sessions the shared journal holds any event of. */
+  int journaledSessions() throws java.sql.SQLException {
+    try (java.sql.Connection connection = postgres.getPostgresDatabase().getConnection();
+        java.sql.ResultSet count = connection.createStatement()
+            .executeQuery("SELECT count(DISTINCT persistence_id) FROM event_journal")) {
+      count.next();
+      return count.getInt(1);
+    }
+  }
+
   /** The sessions whose entities run on {@code node}, as its shard region reports them. */
   Set<String> hostedSessions(int node) throws Exception {
     ActorSystem<?> system = nodes.get(node).system();

@@ -3,8 +3,10 @@ package dev.colloquy.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.OpeningEvents;
 import dev.colloquy.engine.session.SessionView;
 import dev.colloquy.http.auth.Principal;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
@@ -18,6 +20,12 @@ import org.apache.pekko.http.javadsl.server.Route;
  * who re-run a turn another way and compare. Both belong to the caller's tenant and user.
  */
 final class ForkRoutes extends AllDirectives {
+
+  /**
+   * A fork or import brings its events to the new session's node before journaling them (see
+   * {@link OpeningEvents}): it may wait for that transfer, which gives up well before this.
+   */
+  private static final Duration OPENING_TIMEOUT = OpeningEvents.TRANSFER_TIMEOUT.plusSeconds(30);
 
   private final SessionGateway sessions;
 
@@ -62,13 +70,14 @@ final class ForkRoutes extends AllDirectives {
   }
 
   private CompletionStage<SessionView> openFork(ChatSession.ForkSource source) {
-    return sessions.<ChatSession.SessionAnswer>ask(UUID.randomUUID().toString(),
+    return sessions.<ChatSession.SessionAnswer>ask(UUID.randomUUID().toString(), OPENING_TIMEOUT,
         replyTo -> new ChatSession.OpenFork(source, replyTo)).thenApply(ForkRoutes::session);
   }
 
   private CompletionStage<SessionView> importAs(Principal caller, List<ChatSession.Event> journal) {
-    return sessions.<ChatSession.SessionAnswer>ask(UUID.randomUUID().toString(),
-        replyTo -> new ChatSession.Import(caller.tenantId(), caller.userId().orElse(null), journal, replyTo))
+    OpeningEvents events = OpeningEvents.of(sessions.system(), journal);
+    return sessions.<ChatSession.SessionAnswer>ask(UUID.randomUUID().toString(), OPENING_TIMEOUT,
+        replyTo -> new ChatSession.Import(caller.tenantId(), caller.userId().orElse(null), events, replyTo))
         .thenApply(ForkRoutes::session);
   }
 
@@ -84,8 +93,8 @@ final class ForkRoutes extends AllDirectives {
   record Forked(String sessionId, String forkedFrom, int atTurn, int inheritedTurns, String atTurnMessage,
       String createdAt) {
     static Forked toApi(SessionView view, ChatSession.ForkSource source) {
-      return new Forked(view.sessionId(), source.forked().fromSessionId(), source.forked().atTurn(),
-          source.forked().turns().size(), source.atTurnMessage(), view.createdAt().toString());
+      return new Forked(view.sessionId(), source.fromSessionId(), source.atTurn(), source.inheritedTurns(),
+          source.atTurnMessage(), view.createdAt().toString());
     }
   }
 

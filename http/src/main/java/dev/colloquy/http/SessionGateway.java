@@ -45,8 +45,13 @@ public final class SessionGateway {
 
   /** {@code R} is the reply type the command names (ChatSession.SessionAnswer, TurnAnswer, DeleteAnswer). */
   public <R> CompletionStage<R> ask(String sessionId, Function<ActorRef<R>, ChatSession.Command> command) {
+    return ask(sessionId, askTimeout, command);
+  }
+
+  /** As {@link #ask(String, Function)}, waiting up to {@code timeout} for a command that takes longer. */
+  public <R> CompletionStage<R> ask(String sessionId, Duration timeout, Function<ActorRef<R>, ChatSession.Command> command) {
     EntityRef<ChatSession.Command> session = sharding.entityRefFor(ChatSession.ENTITY_KEY, sessionId);
-    return session.<R>ask(command::apply, askTimeout)
+    return session.<R>ask(command::apply, timeout)
         .exceptionally(error -> {
           throw unavailable(error);
         });

@@ -122,14 +122,17 @@ public final class ChatSession
   /** What a fork of this session at turn {@code atTurn} starts from (see {@link Forks}). */
   public record GetForkSource(int atTurn, ActorRef<ForkAnswer> replyTo) implements Command {}
 
-  /** Opens this session, which must be new, as the fork {@code source} describes. */
+  /**
+   * Opens this session, which must be new, as the fork {@code source} describes. Its events come
+   * through {@link OpeningEvents}: from another node they stream in before anything is journaled.
+   */
   public record OpenFork(ForkSource source, ActorRef<SessionAnswer> replyTo) implements Command {}
 
   /**
    * Opens this session, which must be new, with the events of another installation's journal (checked
    * by {@link ImportedJournal}), for {@code userId} of {@code tenantId} (null: the whole tenant).
    */
-  public record Import(String tenantId, String userId, List<Event> events, ActorRef<SessionAnswer> replyTo)
+  public record Import(String tenantId, String userId, OpeningEvents events, ActorRef<SessionAnswer> replyTo)
       implements Command {}
 
   /** An operator takes an escalated session back from its human: the agent answers again. */
@@ -167,6 +170,9 @@ public final class ChatSession
 
   private record TurnFinished(TurnSupervisor.Ended ended) implements Command {}
 
+  /** The events of {@code request} (an {@link OpenFork} or {@link Import}) have arrived, or {@code failure} says why not. */
+  private record OpeningArrived(Command request, List<Event> events, Throwable failure) implements Command {}
+
   private record CheckpointReached(TurnSupervisor.Checkpoint checkpoint) implements Command {}
 
   /** Whether the tenant lets the turn a crash cut short run again. */
@@ -195,11 +201,14 @@ public final class ChatSession
   public sealed interface ForkAnswer extends CborSerializable {}
 
   /**
-   * How a fork starts: the original's opening (its owner, persona, metadata, character) and what the
-   * fork inherits; {@code atTurnMessage} is the message of turn {@code atTurn}, null when the fork is
-   * at the end of the session or that turn is no longer kept (a long session's turn 1).
+   * How a fork of {@code fromSessionId} at its turn {@code atTurn} starts: {@code opening} holds the
+   * original's opening (its owner, persona, metadata, character) and the {@link SessionForked} with
+   * the {@code inheritedTurns} it inherits; {@code atTurnMessage} is the message of turn
+   * {@code atTurn}, null when the fork is at the end of the session or that turn is no longer kept
+   * (a long session's turn 1).
    */
-  public record ForkSource(SessionOpened opened, SessionForked forked, String atTurnMessage) implements ForkAnswer {}
+  public record ForkSource(String fromSessionId, int atTurn, int inheritedTurns, String atTurnMessage,
+      OpeningEvents opening) implements ForkAnswer {}
 
   public record SessionReply(SessionView session) implements SessionAnswer {}
 
@@ -418,6 +427,8 @@ public final class ChatSession
   private boolean closing;
   /** Set from recovery until the turns a crash left pending are journaled as interrupted; commands wait. */
   private boolean failingInterruptedTurns;
+  /** Set while a fork's or import's events are on their way here (see {@link #awaitOpening}). */
+  private boolean awaitingOpening;
   /** Whether this incarnation recovered, so that leaving memory is counted only after coming in. */
   private boolean loaded;
   /** Set once this incarnation has asked sharding to stop it. */
@@ -533,11 +544,13 @@ public final class ChatSession
   /**
    * A session that was never opened (any id a client makes up) or was deleted has nothing to keep
    * in memory once it has answered: it leaves at once rather than after the passivation timeout,
-   * so that requests for random ids cost no memory. An {@code Open} of a new id is the exception.
+   * so that requests for random ids cost no memory. An {@code Open} of a new id, and a fork or import
+   * while or once its events arrive, are the exceptions.
    */
   private boolean holdsNothing(SessionState state, Command command) {
-    boolean opening = command instanceof Open && state.status() == SessionStatus.NEW;
-    return !state.exists() && !opening && supervisors.isEmpty() && transcripts.isEmpty();
+    boolean opening = (command instanceof Open || command instanceof OpeningArrived arrived && arrived.failure() == null)
+        && state.status() == SessionStatus.NEW;
+    return !state.exists() && !opening && !awaitingOpening && supervisors.isEmpty() && transcripts.isEmpty();
   }
 
   /** Asks sharding to stop this entity; messages that arrive meanwhile start it again. */
@@ -573,9 +586,10 @@ public final class ChatSession
       case CloseIfIdle idle -> onCloseIfIdle(state, idle);
       case Delete delete -> onDelete(state, delete);
       case Rename rename -> onRename(state, rename);
-      case GetForkSource get -> Effect().reply(get.replyTo(), Forks.source(state, get.atTurn()));
-      case OpenFork fork -> onOpenFork(state, fork);
-      case Import imported -> onImport(state, imported);
+      case GetForkSource get -> Effect().reply(get.replyTo(), Forks.source(context.getSystem(), state, get.atTurn()));
+      case OpenFork fork -> awaitOpening(state, fork, fork.replyTo(), fork.source().opening());
+      case Import imported -> awaitOpening(state, imported, imported.replyTo(), imported.events());
+      case OpeningArrived arrived -> onOpeningArrived(state, arrived);
       case HandBack handBack -> onHandBack(state, handBack);
       case TurnFinished finished -> onTurnFinished(state, finished.ended());
       case CheckpointReached reached -> onCheckpoint(state, reached.checkpoint());
@@ -599,13 +613,43 @@ public final class ChatSession
         .thenReply(open.replyTo(), opened -> new SessionReply(opened.view()));
   }
 
-  private ReplyEffect<Event, SessionState> onOpenFork(SessionState state, OpenFork fork) {
-    if (state.status() != SessionStatus.NEW) {
-      return Effect().reply(fork.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
+  /**
+   * A fork or import opens this session once its events are here: from another node they stream in
+   * (see {@link OpeningEvents}), and nothing is journaled until all have arrived, so a transfer that
+   * fails leaves nothing behind. Meanwhile the session stays in memory and refuses another opening.
+   */
+  private ReplyEffect<Event, SessionState> awaitOpening(SessionState state, Command request,
+      ActorRef<SessionAnswer> replyTo, OpeningEvents events) {
+    if (state.status() != SessionStatus.NEW || awaitingOpening) {
+      return Effect().reply(replyTo, new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
     }
+    awaitingOpening = true;
+    context.pipeToSelf(events.events(context.getSystem()), (arrived, failure) -> new OpeningArrived(request, arrived, failure));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, SessionState> onOpeningArrived(SessionState state, OpeningArrived arrived) {
+    awaitingOpening = false;
+    return switch (arrived.request()) {
+      case OpenFork fork -> arrived.failure() != null ? openingLost(fork.replyTo(), arrived.failure(), "fork's turns")
+          : onOpenFork(fork, arrived.events());
+      case Import imported -> arrived.failure() != null ? openingLost(imported.replyTo(), arrived.failure(), "imported journal")
+          : onImport(imported, arrived.events());
+      default -> throw new IllegalStateException("Not an opening: " + arrived.request());
+    };
+  }
+
+  private ReplyEffect<Event, SessionState> openingLost(ActorRef<SessionAnswer> replyTo, Throwable failure, String what) {
+    context.getLog().warn("The {} did not arrive: {}", what, failure.getClass().getSimpleName());
+    return Effect().reply(replyTo, new Rejected(ErrorCode.SESSION_UNAVAILABLE.name(), "The " + what
+        + " did not arrive from the node that holds them; nothing was saved: try again", null));
+  }
+
+  /** {@code events} are the original's opening and what the fork inherits, journaled anew for this session now. */
+  private ReplyEffect<Event, SessionState> onOpenFork(OpenFork fork, List<Event> events) {
     Instant now = Instant.now();
-    SessionOpened original = fork.source().opened();
-    SessionForked forked = fork.source().forked();
+    SessionOpened original = (SessionOpened) events.get(0);
+    SessionForked forked = (SessionForked) events.get(1);
     long persisting = System.nanoTime();
     return Effect()
         .persist(List.of(new SessionOpened(sessionId, original.tenantId(), original.userId(), original.persona(),
@@ -617,13 +661,10 @@ public final class ChatSession
   }
 
   /** An imported journal that ends with turns pending is recovered as a crash would be: they end as interrupted. */
-  private ReplyEffect<Event, SessionState> onImport(SessionState state, Import imported) {
-    if (state.status() != SessionStatus.NEW) {
-      return Effect().reply(imported.replyTo(), new Rejected(SESSION_EXISTS, "A session with this id exists or existed", null));
-    }
+  private ReplyEffect<Event, SessionState> onImport(Import imported, List<Event> events) {
     long persisting = System.nanoTime();
     return Effect()
-        .persist(ImportedJournal.owned(sessionId, imported.tenantId(), imported.userId(), imported.events()))
+        .persist(ImportedJournal.owned(sessionId, imported.tenantId(), imported.userId(), events))
         .thenRun(after -> {
           journaled(persisting);
           if (!after.pendingTurns().isEmpty()) {

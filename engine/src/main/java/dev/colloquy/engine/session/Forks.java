@@ -6,6 +6,7 @@ import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.domain.TurnStatus;
 import java.time.Instant;
 import java.util.List;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The rules of a fork: a new session that starts with an existing one's turns before its turn
@@ -19,7 +20,7 @@ final class Forks {
   private Forks() {}
 
   /** What a fork of {@code state} at {@code atTurn} starts from, or why there is none. */
-  static ChatSession.ForkAnswer source(SessionState state, int atTurn) {
+  static ChatSession.ForkAnswer source(ActorSystem<?> system, SessionState state, int atTurn) {
     if (!state.exists()) {
       return new ChatSession.Rejected(ChatSession.SESSION_NOT_FOUND, "Session not found", null);
     }
@@ -46,7 +47,8 @@ final class Forks {
     // Turn atTurn by its number: a long session's kept turns start later than its first.
     String atTurnMessage = turns.stream().filter(turn -> turn.ordinal() == atTurn).findFirst()
         .map(TurnRecord::message).orElse(null);
-    return new ChatSession.ForkSource(opened, forked, atTurnMessage);
+    return new ChatSession.ForkSource(state.sessionId(), atTurn, inherited.size(), atTurnMessage,
+        OpeningEvents.of(system, List.of(opened, forked)));
   }
 
   /** The narrative state as it was once {@code inherited} had ended: what their completions merged, in order. */

@@ -102,9 +102,9 @@ class SessionForkTest {
   void aForkAtTheFirstTurnOrAfterTheLastIsAllowedAndAnyOtherPointIsRefusedWithTheRange() {
     var original = withTurns(2);
 
-    assertThat(((ChatSession.ForkSource) forkSource(original, 1)).forked().turns()).isEmpty();
+    assertThat(((ChatSession.ForkSource) forkSource(original, 1)).inheritedTurns()).isZero();
     var whole = (ChatSession.ForkSource) forkSource(original, 3);
-    assertThat(whole.forked().turns()).hasSize(2);
+    assertThat(whole.inheritedTurns()).isEqualTo(2);
     assertThat(whole.atTurnMessage()).isNull();
     for (int bad : new int[] {0, -1, 4, 99}) {
       var refused = (ChatSession.Rejected) forkSource(original, bad);
@@ -140,7 +140,8 @@ class SessionForkTest {
     String importedId = UUID.randomUUID().toString();
     var imported = session(importedId);
 
-    var reply = imported.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Import("tenant-z", "v1", events, r));
+    var reply = imported.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Import("tenant-z", "v1",
+        OpeningEvents.of(testKit.system(), events), r));
 
     assertThat(reply.reply()).isInstanceOf(ChatSession.SessionReply.class);
     SessionState state = imported.getState();

@@ -155,6 +155,31 @@ class WireSerializationTest {
     assertThat(serialization.verifySerialization(received, true)).isEqualTo(received);
   }
 
+  /**
+   * Events far larger than a remote message may be cross as a stream ref of parts: read on the other
+   * side they are the events sent, whole and in order, and the reference passes on unchanged.
+   */
+  @Test
+  void openingEventsLeavingTheirNodeStreamAcrossInPartsAndArriveWhole() throws Exception {
+    String large = "ü".repeat(3 * OpeningEvents.PART_BYTES / 2);
+    List<ChatSession.Event> events = List.of(
+        new ChatSession.SessionOpened("s0", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT),
+        new ChatSession.TurnAccepted("t1", "k", "trace", "u1", large, List.of(new RunSpec("r1", "p", "m")), AT),
+        new ChatSession.TurnCompleted("t1", "m1", OUTCOME, AT));
+    var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
+    var sent = new ChatSession.Import("acme", "u1", OpeningEvents.of(testKit.system(), events), replyTo);
+
+    var received = (ChatSession.Import) serialization.verifySerialization(sent, false);
+    var passedOn = (ChatSession.Import) serialization.verifySerialization(received, true);
+
+    assertThat(passedOn.events()).isEqualTo(received.events());
+    assertThat(eventsOf(passedOn.events())).isEqualTo(events);
+  }
+
+  private static List<ChatSession.Event> eventsOf(OpeningEvents events) throws Exception {
+    return events.events(testKit.system()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
   /** A turn's outcome as journaled before token marks were grouped: one {@code [TOKEN, run, length]} per token. */
   @JsonFormat(shape = JsonFormat.Shape.ARRAY)
   record FrameMarkPerToken(FrameMark.Kind kind, int run, int length) {}
@@ -537,7 +562,7 @@ class WireSerializationTest {
   }
 
   @Test
-  void theForkAndImportCommandsRepliesAndEventRoundTrip() {
+  void theForkAndImportCommandsRepliesAndEventRoundTrip() throws Exception {
     var replyTo = testKit.<ChatSession.SessionAnswer>createTestProbe().getRef();
     SessionState state = SessionState.empty("s1")
         .apply(new ChatSession.SessionOpened("s1", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT))
@@ -548,11 +573,20 @@ class WireSerializationTest {
     var opened = new ChatSession.SessionOpened("s0", "acme", "u1", "p", JsonNodeFactory.instance.objectNode(), AT, "c",
         List.of());
     roundTrips(forked);
-    roundTrips(new ChatSession.ForkSource(opened, forked, "again?"));
     roundTrips(new ChatSession.ForTenant("acme", "u1", new ChatSession.GetForkSource(2,
         testKit.<ChatSession.ForkAnswer>createTestProbe().getRef())));
-    roundTrips(new ChatSession.OpenFork(new ChatSession.ForkSource(opened, forked, null), replyTo));
-    roundTrips(new ChatSession.Import("acme", null, List.of(opened, forked), replyTo));
+    var source = new ChatSession.ForkSource("s0", 2, 1, "again?", OpeningEvents.of(testKit.system(), List.of(opened, forked)));
+    var sourceRead = (ChatSession.ForkSource) serialization.verifySerialization(source, false);
+    assertThat(sourceRead).usingRecursiveComparison().ignoringFields("opening").isEqualTo(source);
+    assertThat(eventsOf(sourceRead.opening())).containsExactly(opened, forked);
+    var fork = new ChatSession.OpenFork(new ChatSession.ForkSource("s0", 2, 1, null,
+        OpeningEvents.of(testKit.system(), List.of(opened, forked))), replyTo);
+    assertThat(eventsOf(((ChatSession.OpenFork) serialization.verifySerialization(fork, false)).source().opening()))
+        .containsExactly(opened, forked);
+    var imported = new ChatSession.Import("acme", null, OpeningEvents.of(testKit.system(), List.of(opened, forked)), replyTo);
+    var importRead = (ChatSession.Import) serialization.verifySerialization(imported, false);
+    assertThat(importRead).usingRecursiveComparison().ignoringFields("events").isEqualTo(imported);
+    assertThat(eventsOf(importRead.events())).containsExactly(opened, forked);
     roundTrips(state.apply(forked));
   }
 
