@@ -127,7 +127,7 @@ class ManagementTlsIntegrationTest {
   }
 
   @Test
-  void aWrongPasswordStopsServeAtStartNamingTheKeyAndAMissingFileIsRefusedToo() throws Exception {
+  void aWrongPasswordStopsServeAtStartNamingTheKeyAndAMissingFileOrAWrongKeyPasswordIsRefusedToo() throws Exception {
     Map<String, String> env = new HashMap<>();
     env.put("COLLOQUY_MANAGEMENT_ENABLED", "true");
     env.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(freePort()));
@@ -153,6 +153,15 @@ class ManagementTlsIntegrationTest {
             TestColloquy.overrides(mock, workDir.resolve("missing"), missing))))
         .isInstanceOf(SettingsException.class)
         .hasMessageContaining("colloquy.cluster.management.tls.trust-store").hasMessageContaining("cannot read the file");
+
+    Map<String, Object> wrongKeyPassword = new HashMap<>(missing);
+    wrongKeyPassword.put("colloquy.cluster.management.tls.trust-store", STORES.trust().toString());
+    wrongKeyPassword.put("colloquy.cluster.management.tls.key-password", "not-the-key-password");
+    assertThatThrownBy(() -> ColloquySettings.create(Colloquy.loadConfig(
+            TestColloquy.overrides(mock, workDir.resolve("missing"), wrongKeyPassword))))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.management.tls.key-password")
+        .hasMessageContaining("does not open the private key").hasMessageNotContaining("not-the-key-password");
   }
 
   private Map<String, String> node(EmbeddedPostgres postgres, int managementPort, String contactPoints) {
