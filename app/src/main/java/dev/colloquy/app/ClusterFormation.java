@@ -129,7 +129,7 @@ final class ClusterFormation {
   /**
    * Plain HTTP, or HTTPS: then the endpoints' own address says https, which Cluster Bootstrap probes
    * the other nodes with, through the actor system's default client context (nothing else in the
-   * node makes requests with Pekko's HTTP client).
+   * node makes requests with Pekko's HTTP client but kubernetes-api discovery, which brings its own).
    */
   private static CompletionStage<Uri> startEndpoints(ActorSystem<?> system, ManagementTls tls) {
     PekkoManagement management = PekkoManagement.get(system.classicSystem());

@@ -33,7 +33,7 @@ final class ManagementHttps {
     this.requireClientCertificate = requireClientCertificate;
   }
 
-  /** The stores were opened when the settings were read; what can still fail here is the key's own password. */
+  /** The stores and the key were opened when the settings were read: a failure here is a store changed since. */
   static ManagementHttps create(ManagementTls tls) {
     try {
       KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
@@ -45,7 +45,7 @@ final class ManagementHttps {
       return new ManagementHttps(context, tls.requireClientCertificate());
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("colloquy.cluster.management.tls: the key in " + tls.keyStore()
-          + " cannot be used (is key-password right?): " + e.getMessage());
+          + " cannot be used: " + e.getMessage());
     }
   }
 

@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * want a trusted certificate from every client form one cluster with Cluster Bootstrap (config
  * discovery), so their probes of each other went over HTTPS showing their certificates; an operator's
  * client with the node certificate reads membership, /alive and /ready; plain HTTP, a client showing
- * no certificate and one showing a certificate nobody trusts get nothing. A wrong password stops the
- * process at start naming the key.
+ * no certificate and one showing a certificate nobody trusts get nothing. With client certificates not
+ * required (for Kubernetes' probes) any TLS client reads them, plain HTTP still nothing. A wrong
+ * password stops the process at start naming the key.
  */
 class ManagementTlsIntegrationTest {
 
@@ -105,7 +106,28 @@ class ManagementTlsIntegrationTest {
   }
 
   @Test
-  void aWrongPasswordStopsServeAtStartNamingTheKeyAndAMissingFileIsRefusedToo() throws Exception {
+  void withoutRequiredClientCertificatesAnyTlsClientReadsTheEndpointsAsAKubernetesProbeDoes() throws Exception {
+    int management = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("COLLOQUY_CLUSTER_HOST", "127.0.0.1");
+    env.put("COLLOQUY_MANAGEMENT_ENABLED", "true");
+    env.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(management));
+    env.put("COLLOQUY_MANAGEMENT_TLS_ENABLED", "true");
+    env.put("COLLOQUY_MANAGEMENT_TLS_REQUIRE_CLIENT_CERTIFICATE", "false");
+    env.put("COLLOQUY_MANAGEMENT_TLS_KEY_STORE", STORES.nodeKeys().toString());
+    env.put("COLLOQUY_MANAGEMENT_TLS_KEY_STORE_PASSWORD", STORES.password());
+    env.put("COLLOQUY_MANAGEMENT_TLS_TRUST_STORE", STORES.trust().toString());
+    env.put("COLLOQUY_MANAGEMENT_TLS_TRUST_STORE_PASSWORD", STORES.password());
+    children.launch(workDir.resolve("single"), mock, env, "384m").awaitReady();
+
+    ManagementClient anonymous = ManagementClient.of(null, STORES.trust(), STORES.password());
+    assertThat(anonymous.get(management, "/alive").status()).isEqualTo(200);
+    assertThat(anonymous.get(management, "/ready").status()).isEqualTo(200);
+    assertThat(ManagementClient.plainGet(management, "/ready")).as("plain HTTP").doesNotStartWith("HTTP/");
+  }
+
+  @Test
+  void aWrongPasswordStopsServeAtStartNamingTheKeyAndAMissingFileOrAWrongKeyPasswordIsRefusedToo() throws Exception {
     Map<String, String> env = new HashMap<>();
     env.put("COLLOQUY_MANAGEMENT_ENABLED", "true");
     env.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(freePort()));
@@ -131,6 +153,15 @@ class ManagementTlsIntegrationTest {
             TestColloquy.overrides(mock, workDir.resolve("missing"), missing))))
         .isInstanceOf(SettingsException.class)
         .hasMessageContaining("colloquy.cluster.management.tls.trust-store").hasMessageContaining("cannot read the file");
+
+    Map<String, Object> wrongKeyPassword = new HashMap<>(missing);
+    wrongKeyPassword.put("colloquy.cluster.management.tls.trust-store", STORES.trust().toString());
+    wrongKeyPassword.put("colloquy.cluster.management.tls.key-password", "not-the-key-password");
+    assertThatThrownBy(() -> ColloquySettings.create(Colloquy.loadConfig(
+            TestColloquy.overrides(mock, workDir.resolve("missing"), wrongKeyPassword))))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.management.tls.key-password")
+        .hasMessageContaining("does not open the private key").hasMessageNotContaining("not-the-key-password");
   }
 
   private Map<String, String> node(EmbeddedPostgres postgres, int managementPort, String contactPoints) {

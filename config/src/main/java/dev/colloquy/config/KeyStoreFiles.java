@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
+import java.security.UnrecoverableKeyException;
 import java.util.Collections;
 
 /**
@@ -47,6 +48,21 @@ final class KeyStoreFiles {
       throw reader.invalid(key, "holds no private key (this node's key and certificate)");
     } catch (KeyStoreException e) {
       throw reader.invalid(key, "cannot be read: " + e.getMessage());
+    }
+  }
+
+  /** Every private key in the store opens with {@code password} ({@code key} names the setting that gave it). */
+  static void requireKeysOpenWith(SettingsReader reader, String key, KeyStore store, String password) {
+    try {
+      for (String alias : Collections.list(store.aliases())) {
+        if (store.isKeyEntry(alias)) {
+          store.getKey(alias, password.toCharArray());
+        }
+      }
+    } catch (UnrecoverableKeyException e) {
+      throw reader.invalid(key, "does not open the private key in the key store: " + e.getMessage());
+    } catch (GeneralSecurityException e) {
+      throw reader.invalid(key, "cannot be checked against the key store: " + e.getMessage());
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.colloquy.config;
 
+import java.security.KeyStore;
+
 /**
  * HTTPS on the management port ({@code colloquy.cluster.management.tls}): the node shows the
  * certificate in its key store, and Cluster Bootstrap's probes of the other nodes' management
@@ -34,12 +36,14 @@ public record ManagementTls(boolean enabled, String keyStore, String keyStorePas
     Setting keyPassword = setting(reader, "key-password");
     Setting trustStore = setting(reader, "trust-store");
     Setting trustStorePassword = setting(reader, "trust-store-password");
-    KeyStoreFiles.requirePrivateKey(reader, keyStore.key(), KeyStoreFiles.open(reader, keyStore.key(),
-        keyStore.value(), keyStorePassword.key(), keyStorePassword.value(), PREFIX + "enabled"));
+    KeyStore keys = KeyStoreFiles.open(reader, keyStore.key(), keyStore.value(), keyStorePassword.key(),
+        keyStorePassword.value(), PREFIX + "enabled");
+    KeyStoreFiles.requirePrivateKey(reader, keyStore.key(), keys);
+    Setting effectiveKeyPassword = keyPassword.value().isEmpty() ? keyStorePassword : keyPassword;
+    KeyStoreFiles.requireKeysOpenWith(reader, effectiveKeyPassword.key(), keys, effectiveKeyPassword.value());
     KeyStoreFiles.open(reader, trustStore.key(), trustStore.value(), trustStorePassword.key(),
         trustStorePassword.value(), PREFIX + "enabled");
-    return new ManagementTls(true, keyStore.value(), keyStorePassword.value(),
-        keyPassword.value().isEmpty() ? keyStorePassword.value() : keyPassword.value(),
+    return new ManagementTls(true, keyStore.value(), keyStorePassword.value(), effectiveKeyPassword.value(),
         trustStore.value(), trustStorePassword.value(), reader.bool(PREFIX + "require-client-certificate"));
   }
 
