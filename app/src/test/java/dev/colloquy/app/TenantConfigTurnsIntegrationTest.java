@@ -36,6 +36,26 @@ class TenantConfigTurnsIntegrationTest {
   }
 
   @Test
+  void aChangedPersonaReachesTheTenantsNextTurnAndNoOtherTenants() throws Exception {
+    String key = LimitedTenants.keyOfNewTenant(app.colloquy(), "{\"persona_name\": \"Aria\"}");
+    String other = LimitedTenants.keyOfNewTenant(app.colloquy(), "{\"persona_name\": \"Orla\"}");
+    String sessionId = LimitedTenants.openSession(app.colloquy(), key);
+    String otherSession = LimitedTenants.openSession(app.colloquy(), other);
+
+    assertThat(LimitedTenants.startTurn(app.colloquy(), key, sessionId, "First").status()).isEqualTo(200);
+    assertThat(systemMessage(lastAsked())).contains("You are Aria.");
+
+    Credentialed.Reply changed = Credentialed.send(app.colloquy().baseUrl(), "PUT", "/v1/config",
+        "{\"persona_name\": \"Bea\"}", "Authorization", "Bearer " + key);
+    assertThat(changed.status()).as(changed.body()).isEqualTo(200);
+    assertThat(LimitedTenants.startTurn(app.colloquy(), key, sessionId, "Second").status()).isEqualTo(200);
+    assertThat(systemMessage(lastAsked())).contains("You are Bea.").doesNotContain("Aria");
+
+    assertThat(LimitedTenants.startTurn(app.colloquy(), other, otherSession, "Elsewhere").status()).isEqualTo(200);
+    assertThat(systemMessage(lastAsked())).contains("You are Orla.").doesNotContain("Bea");
+  }
+
+  @Test
   void aLongSessionsPromptStaysWithinTheModelsContext() throws Exception {
     int maxTokens = 300;
     String key = LimitedTenants.keyOfNewTenant(app.colloquy(), "{\"max_tokens\": " + maxTokens + "}");
@@ -57,6 +77,10 @@ class TenantConfigTurnsIntegrationTest {
         .startsWith("Question 8 ");
     assertThat(asked.path("messages").findValuesAsText("content"))
         .as("the oldest questions were left out").noneMatch(content -> content.startsWith("Question 1 "));
+  }
+
+  private static String systemMessage(JsonNode asked) {
+    return asked.path("messages").get(0).path("content").asText();
   }
 
   private static JsonNode lastAsked() {

@@ -1,11 +1,11 @@
 package dev.colloquy.engine.agent;
 
 import dev.colloquy.engine.tenant.TenantConfig;
+import dev.colloquy.engine.tenant.TenantConfigReader;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,21 +19,18 @@ public final class ConfiguredPolicies implements TenantPolicies {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguredPolicies.class);
 
-  private final ClusterSharding sharding;
-  private final Duration askTimeout;
+  private final TenantConfigReader configs;
   private final TenantConfig defaults;
 
   public ConfiguredPolicies(ActorSystem<?> system, Duration askTimeout, TenantConfig defaults) {
-    this.sharding = ClusterSharding.get(system);
-    this.askTimeout = askTimeout;
+    this.configs = new TenantConfigReader(system, askTimeout);
     this.defaults = defaults;
   }
 
   @Override
   public CompletionStage<TenantConfig> config(String tenantId) {
-    return sharding.entityRefFor(TenantConfiguration.ENTITY_KEY, tenantId)
-        .<TenantConfiguration.Reply>ask(TenantConfiguration.Get::new, askTimeout)
-        .thenApply(reply -> reply instanceof TenantConfiguration.Current current ? current.config() : defaults)
+    return configs.current(tenantId)
+        .thenApply(current -> current.config())
         .exceptionally(failure -> {
           log.warn("The configuration of tenant {} did not answer ({}); the turn follows the defaults",
               tenantId, failure.getClass().getName());

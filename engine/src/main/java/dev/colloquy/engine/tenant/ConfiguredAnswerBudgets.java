@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,13 +17,11 @@ public final class ConfiguredAnswerBudgets implements AnswerBudgets, TenantInstr
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguredAnswerBudgets.class);
 
-  private final ClusterSharding sharding;
-  private final Duration askTimeout;
+  private final TenantConfigReader configs;
   private final int serverDefault;
 
   public ConfiguredAnswerBudgets(ActorSystem<?> system, Duration askTimeout, int serverDefault) {
-    this.sharding = ClusterSharding.get(system);
-    this.askTimeout = askTimeout;
+    this.configs = new TenantConfigReader(system, askTimeout);
     this.serverDefault = serverDefault;
   }
 
@@ -51,9 +48,7 @@ public final class ConfiguredAnswerBudgets implements AnswerBudgets, TenantInstr
   }
 
   private CompletionStage<Optional<TenantConfig>> config(String tenantId) {
-    return sharding.entityRefFor(TenantConfiguration.ENTITY_KEY, tenantId)
-        .<TenantConfiguration.Reply>ask(TenantConfiguration.Get::new, askTimeout)
-        .thenApply(reply -> reply instanceof TenantConfiguration.Current current
-            ? Optional.of(current.config()) : Optional.empty());
+    return configs.current(tenantId)
+        .thenApply(current -> Optional.of(current.config()));
   }
 }

@@ -3,7 +3,6 @@ package dev.colloquy.engine.tenant;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,20 +15,16 @@ public final class ConfiguredFailoverPolicy implements FailoverPolicy {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguredFailoverPolicy.class);
 
-  private final ClusterSharding sharding;
-  private final Duration askTimeout;
+  private final TenantConfigReader configs;
 
   public ConfiguredFailoverPolicy(ActorSystem<?> system, Duration askTimeout) {
-    this.sharding = ClusterSharding.get(system);
-    this.askTimeout = askTimeout;
+    this.configs = new TenantConfigReader(system, askTimeout);
   }
 
   @Override
   public CompletionStage<Boolean> continuesTurns(String tenantId) {
-    return sharding.entityRefFor(TenantConfiguration.ENTITY_KEY, tenantId)
-        .<TenantConfiguration.Reply>ask(TenantConfiguration.Get::new, askTimeout)
-        .thenApply(reply -> reply instanceof TenantConfiguration.Current current
-            && Boolean.TRUE.equals(current.config().continueAfterFailover()))
+    return configs.current(tenantId)
+        .thenApply(current -> Boolean.TRUE.equals(current.config().continueAfterFailover()))
         .exceptionally(failure -> {
           log.warn("The configuration of tenant {} did not answer ({}); the interrupted turn ends as INTERRUPTED",
               tenantId, failure.getClass().getName());

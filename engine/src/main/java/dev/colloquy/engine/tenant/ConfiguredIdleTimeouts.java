@@ -4,7 +4,6 @@ import dev.colloquy.engine.session.IdleTimeouts;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,23 +16,20 @@ public final class ConfiguredIdleTimeouts implements IdleTimeouts {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguredIdleTimeouts.class);
 
-  private final ClusterSharding sharding;
-  private final Duration askTimeout;
+  private final TenantConfigReader configs;
   private final Duration shortest;
 
   /** {@code serverDefault} is the timeout of a tenant that set none (it may be below what a tenant may set). */
   public ConfiguredIdleTimeouts(ActorSystem<?> system, Duration askTimeout, Duration serverDefault) {
-    this.sharding = ClusterSharding.get(system);
-    this.askTimeout = askTimeout;
+    this.configs = new TenantConfigReader(system, askTimeout);
     Duration tenantMinimum = Duration.ofSeconds(TenantConfig.MIN_IDLE_TIMEOUT_SECONDS);
     this.shortest = serverDefault.compareTo(tenantMinimum) < 0 ? serverDefault : tenantMinimum;
   }
 
   @Override
   public CompletionStage<Duration> idleTimeout(String tenantId) {
-    return sharding.entityRefFor(TenantConfiguration.ENTITY_KEY, tenantId)
-        .<TenantConfiguration.Reply>ask(TenantConfiguration.Get::new, askTimeout)
-        .thenApply(reply -> Duration.ofSeconds(((TenantConfiguration.Current) reply).config().idleTimeoutSeconds()))
+    return configs.current(tenantId)
+        .thenApply(current -> Duration.ofSeconds(current.config().idleTimeoutSeconds()))
         .whenComplete((timeout, failure) -> {
           if (failure != null) {
             log.warn("The configuration of tenant {} did not answer ({}); its idle sessions wait for the next check",

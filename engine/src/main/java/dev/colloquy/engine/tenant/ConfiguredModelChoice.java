@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,13 +19,11 @@ public final class ConfiguredModelChoice implements ModelChoice {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguredModelChoice.class);
 
-  private final ClusterSharding sharding;
-  private final Duration askTimeout;
+  private final TenantConfigReader configs;
   private final ModelCatalog catalog;
 
   public ConfiguredModelChoice(ActorSystem<?> system, Duration askTimeout, ModelCatalog catalog) {
-    this.sharding = ClusterSharding.get(system);
-    this.askTimeout = askTimeout;
+    this.configs = new TenantConfigReader(system, askTimeout);
     this.catalog = catalog;
   }
 
@@ -60,9 +57,8 @@ public final class ConfiguredModelChoice implements ModelChoice {
 
   /** The tenant's configuration, or null when it did not answer in time. */
   private CompletionStage<TenantConfig> config(String tenantId) {
-    return sharding.entityRefFor(TenantConfiguration.ENTITY_KEY, tenantId)
-        .<TenantConfiguration.Reply>ask(TenantConfiguration.Get::new, askTimeout)
-        .thenApply(reply -> reply instanceof TenantConfiguration.Current current ? current.config() : null)
+    return configs.current(tenantId)
+        .thenApply(current -> current.config())
         .exceptionally(failure -> {
           log.warn("The configuration of tenant {} did not answer ({}); the turn runs the server's models",
               tenantId, failure.getClass().getName());

@@ -10,15 +10,19 @@ import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * One tenant's configuration, event-sourced and sharded: the single source every node asks, so a
@@ -92,13 +96,18 @@ public final class TenantConfiguration
     }
   }
 
+  private final String tenantId;
   private final TenantConfig defaults;
   private final Set<String> models;
+  /** Where this node's readers find the configuration while this entity runs here. */
+  private final HostedTenantConfigs hosted;
 
-  private TenantConfiguration(String tenantId, TenantConfig defaults, Set<String> models) {
+  private TenantConfiguration(String tenantId, TenantConfig defaults, Set<String> models, HostedTenantConfigs hosted) {
     super(persistenceId(tenantId));
+    this.tenantId = tenantId;
     this.defaults = defaults;
     this.models = Set.copyOf(models);
+    this.hosted = hosted;
   }
 
   public static PersistenceId persistenceId(String tenantId) {
@@ -107,7 +116,8 @@ public final class TenantConfiguration
 
   /** {@code defaults} is the configuration of a tenant that set nothing; {@code models} the names a turn may use. */
   public static Behavior<Command> create(String tenantId, TenantConfig defaults, Set<String> models) {
-    return new TenantConfiguration(tenantId, defaults, models);
+    return Behaviors.setup(context ->
+        new TenantConfiguration(tenantId, defaults, models, HostedTenantConfigs.get(context.getSystem())));
   }
 
   /** Registers the entity with cluster sharding on this node; returns the region to send envelopes to. */
@@ -145,11 +155,24 @@ public final class TenantConfiguration
     if (secret != null) {
       events.add(new WebhookSecretIssued(secret, at));
     }
-    return Effect().persist(events).thenReply(update.replyTo(), updated -> current(updated, secret));
+    return Effect().persist(events).thenReply(update.replyTo(), updated -> {
+      // Before the reply: whoever was told of the change finds it on this node from then on.
+      hosted.hold(tenantId, this, current(updated, null));
+      return current(updated, secret);
+    });
   }
 
   private Current current(TenantConfigState state, String newSecret) {
     return new Current(state.effective(defaults), state.version(), state.updatedAt(), newSecret);
+  }
+
+  /** Recovered: this node's readers read this entity's state; stopped: they ask again. */
+  @Override
+  public SignalHandler<TenantConfigState> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> hosted.hold(tenantId, this, current(state, null)))
+        .onSignal(PostStop.instance(), state -> hosted.release(tenantId, this))
+        .build();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.colloquy.http.tenant;
 
 import dev.colloquy.engine.tenant.TenantConfig;
+import dev.colloquy.engine.tenant.TenantConfigReader;
 import dev.colloquy.engine.tenant.TenantConfiguration;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -9,19 +10,24 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.japi.function.Function;
 
-/** How the routes, limits and CORS read a tenant's configuration: always from its entity, never a copy. */
+/**
+ * How the routes, limits and CORS read a tenant's configuration: always the entity's own state, read
+ * in place when the entity runs on this node ({@link TenantConfigReader}), never a copy.
+ */
 public final class TenantConfigs {
 
   private final ClusterSharding sharding;
   private final Duration askTimeout;
+  private final TenantConfigReader reader;
 
   public TenantConfigs(ActorSystem<?> system, Duration askTimeout) {
     this.sharding = ClusterSharding.get(system);
     this.askTimeout = askTimeout;
+    this.reader = new TenantConfigReader(system, askTimeout);
   }
 
   public CompletionStage<TenantConfiguration.Current> current(String tenantId) {
-    return ask(tenantId, TenantConfiguration.Get::new).thenApply(reply -> (TenantConfiguration.Current) reply);
+    return reader.current(tenantId);
   }
 
   CompletionStage<TenantConfiguration.Reply> update(String tenantId, TenantConfig change) {
