@@ -1,6 +1,8 @@
 # Sourced by ./colloquy and .ci/run: points JAVA_HOME at a JDK >= 21 (JAVA_HOME if it is one,
 # then the java on PATH, then the JDKs under /usr/lib/jvm, newest first), or fails with one line.
 # COLLOQUY_JVM_DIR names another folder of JDKs to look in instead of /usr/lib/jvm.
+# select_jdk also sets JAVA_MAJOR to the chosen JDK's feature version: asking a JDK starts a JVM
+# (about 50 ms on a quiet machine), which the launcher would otherwise do once per option it checks.
 java_major() {
   "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n1
 }
@@ -8,7 +10,8 @@ is_jdk21() {
   [ -x "$1/bin/java" ] && [ -x "$1/bin/javac" ] || return 1
   local major
   major=$(java_major "$1")
-  [ -n "$major" ] && [ "$major" -ge 21 ] 2>/dev/null
+  [ -n "$major" ] && [ "$major" -ge 21 ] 2>/dev/null || return 1
+  JAVA_MAJOR=$major
 }
 select_jdk() {
   if [ -n "${JAVA_HOME:-}" ] && is_jdk21 "$JAVA_HOME"; then return 0; fi

@@ -50,6 +50,7 @@ import dev.colloquy.http.limits.RateLimits;
 import dev.colloquy.http.tenant.TenantConfigRoutes;
 import dev.colloquy.http.tenant.TenantConfigs;
 import dev.colloquy.persistence.Database;
+import dev.colloquy.persistence.DatabaseStart;
 import dev.colloquy.persistence.JournalConfig;
 import dev.colloquy.persistence.JournalHealth;
 import dev.colloquy.persistence.JournalReader;
@@ -121,22 +122,28 @@ public final class Colloquy implements AutoCloseable {
   public static Colloquy start(Config overrides) {
     Config config = loadConfig(overrides);
     ColloquySettings settings = ColloquySettings.create(config);
-    Database database = Database.open(settings.storage());
+    // PostgreSQL starts and Flyway migrates on a thread of their own while the actor system starts and
+    // the node joins its cluster: neither needs the other (the journal connects on first use), and
+    // nothing that reads or writes the database starts before it is open and migrated.
+    DatabaseStart databaseStart = Database.start(settings.storage());
+    Database database = null;
     ExecutorService blocking = Executors.newVirtualThreadPerTaskExecutor();
     ActorSystem<Void> system = null;
     Knowledge knowledge = null;
-    Operations operations = Operations.start(database);
+    Operations operations = null;
     try {
       ModelCatalog models = models(settings.llm(), blocking);
-      knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
-          Knowledge.modelEnricher(settings.llm(), models));
-      knowledge.documents().resume();
       system = ActorSystem.create(Behaviors.empty(), "colloquy",
-          JournalConfig.forDatabase(database.connection())
+          JournalConfig.forDatabase(databaseStart.connection())
               .withFallback(GracefulShutdown.phaseTimeouts(settings.shutdown()))
               .withFallback(ClusterFormation.pekkoConfig(settings.cluster(), config)).withFallback(config));
       InFlight turns = new InFlight();
       ClusterFormation.join(system, settings.cluster());
+      database = databaseStart.await();
+      operations = Operations.start(database);
+      knowledge = Knowledge.open(settings.knowledge(), settings.storage().dataDir(), database.dataSource(),
+          Knowledge.modelEnricher(settings.llm(), models));
+      knowledge.documents().resume();
       InFlight streams = new InFlight();
       MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
       MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
@@ -222,11 +229,17 @@ public final class Colloquy implements AutoCloseable {
         system.getWhenTerminated().toCompletableFuture().join();
       }
       blocking.shutdownNow();
-      operations.close();
+      if (operations != null) {
+        operations.close();
+      }
       if (knowledge != null) {
         knowledge.close();
       }
-      database.close();
+      if (database != null) {
+        database.close();
+      } else {
+        databaseStart.abandon();
+      }
       throw startFailure(e, config, settings, system != null);
     }
   }

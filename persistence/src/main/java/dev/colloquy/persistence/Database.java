@@ -52,7 +52,26 @@ public final class Database implements AutoCloseable {
 
   /** Opens the configured database (starting the embedded one when none is configured) and migrates it. */
   public static Database open(StorageSettings storage) {
-    Database database = storage.externalDb().map(Database::external).orElseGet(() -> embedded(storage.dataDir()));
+    return migrated(storage.externalDb().map(Database::external)
+        .orElseGet(() -> embedded(EmbeddedPlan.prepare(storage.dataDir()))));
+  }
+
+  /**
+   * Opens the configured database as {@link #open} does, on a thread of its own, and returns at once
+   * with where it will be reached: a node's start goes on with what does not need the database yet
+   * while PostgreSQL starts and Flyway migrates. The data directory is locked before this returns, so
+   * a second node on the same directory still stops here, before it starts anything else.
+   */
+  public static DatabaseStart start(StorageSettings storage) {
+    if (storage.externalDb().isPresent()) {
+      DatabaseSettings settings = storage.externalDb().get();
+      return DatabaseStart.begin(settings, () -> migrated(external(settings)));
+    }
+    EmbeddedPlan plan = EmbeddedPlan.prepare(storage.dataDir());
+    return DatabaseStart.begin(plan.connection(), () -> migrated(embedded(plan)));
+  }
+
+  private static Database migrated(Database database) {
     try {
       database.migrate();
       return database;
@@ -81,22 +100,17 @@ public final class Database implements AutoCloseable {
     return new Database(settings, null, null, null);
   }
 
-  private static Database embedded(Path dataDir) {
-    DataDirLock lock = DataDirLock.acquire(dataDir);
+  /** Starts the embedded PostgreSQL of {@code plan}, which holds the data directory's lock (released on failure). */
+  private static Database embedded(EmbeddedPlan plan) {
     try {
-      Path pgData = dataDir.resolve("postgres");
-      Files.createDirectories(pgData);
-      LeftoverPostmaster.stopIfRunning(pgData);
-      EmbeddedAuthentication authentication = EmbeddedAuthentication.prepare(dataDir, pgData);
-      if (Files.isRegularFile(pgData.resolve("PG_VERSION")) && !authentication.rulesInPlace()) {
-        log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
-            + "setting its password and requiring it from now on", pgData);
-      }
+      EmbeddedAuthentication authentication = plan.authentication();
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
-              .setDataDirectory(pgData)
+              .setDataDirectory(plan.pgData())
               .setCleanDataDirectory(false)
-              .setOverrideWorkingDirectory(dataDir.resolve("postgres-runtime").toFile())
+              .setOverrideWorkingDirectory(plan.pgData().resolveSibling("postgres-runtime").toFile())
+              // Chosen beforehand (EmbeddedPlan) so the journal's settings are known before it listens.
+              .setPort(plan.port())
               // The library starts PostgreSQL as a throwaway test database: no fsync, and commits
               // acknowledged before their WAL is flushed. The journal is the source of truth, so an
               // OS crash must not lose (or corrupt) events already confirmed to a client.
@@ -118,15 +132,13 @@ public final class Database implements AutoCloseable {
         postgres.close();
         throw e;
       }
-      log.info("Started embedded PostgreSQL on port {} with data in {}", postgres.getPort(), pgData);
-      String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-      return new Database(new DatabaseSettings(url, EmbeddedAuthentication.SUPERUSER, authentication.password()),
-          postgres, authentication, lock);
+      log.info("Started embedded PostgreSQL on port {} with data in {}", postgres.getPort(), plan.pgData());
+      return new Database(plan.connection(), postgres, authentication, plan.lock());
     } catch (IOException e) {
-      lock.close();
-      throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);
+      plan.lock().close();
+      throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + plan.pgData().getParent(), e);
     } catch (RuntimeException e) {
-      lock.close();
+      plan.lock().close();
       throw e;
     }
   }

@@ -1,0 +1,60 @@
+package dev.colloquy.persistence;
+
+import dev.colloquy.config.DatabaseSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the embedded PostgreSQL of a data directory will be, settled before it starts: the directory
+ * locked for this process, its password, and the port it will listen on. The journal's settings (URL,
+ * user, password) follow from it, so a node can configure its actor system while PostgreSQL starts.
+ */
+record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authentication, int port) {
+
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedPlan.class);
+
+  /** Locks {@code dataDir} (or throws {@link DataDirInUseException}) and prepares its PostgreSQL's files. */
+  static EmbeddedPlan prepare(Path dataDir) {
+    DataDirLock lock = DataDirLock.acquire(dataDir);
+    try {
+      Path pgData = dataDir.resolve("postgres");
+      Files.createDirectories(pgData);
+      LeftoverPostmaster.stopIfRunning(pgData);
+      EmbeddedAuthentication authentication = EmbeddedAuthentication.prepare(dataDir, pgData);
+      if (Files.isRegularFile(pgData.resolve("PG_VERSION")) && !authentication.rulesInPlace()) {
+        log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
+            + "setting its password and requiring it from now on", pgData);
+      }
+      return new EmbeddedPlan(pgData, lock, authentication, freePort());
+    } catch (IOException e) {
+      lock.close();
+      throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** Where the journal, the read side and the health check connect. */
+  DatabaseSettings connection() {
+    return new DatabaseSettings("jdbc:postgresql://localhost:" + port + "/postgres", EmbeddedAuthentication.SUPERUSER,
+        authentication.password());
+  }
+
+  /**
+   * A loopback port free now, as the embedded PostgreSQL library picks one when given none; another
+   * process could take it before PostgreSQL binds it, which then fails the start with PostgreSQL's
+   * own message, as it could before.
+   */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
