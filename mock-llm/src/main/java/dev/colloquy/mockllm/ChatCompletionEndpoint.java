@@ -47,7 +47,7 @@ final class ChatCompletionEndpoint {
     try {
       root = Json.parseObject(body);
       request = ChatRequest.parse(root).withOverrides(headerOverrides(http));
-      stats.chatRequestAccepted(root);
+      stats.chatRequestAccepted(root, http.getHeader("Authorization").map(header -> header.value()).orElse(""));
     } catch (InvalidRequest invalid) {
       return now(OpenAiErrors.badRequest(invalid));
     }

@@ -23,6 +23,7 @@ public final class MockLlmStats {
   private static final int KEPT_CHAT_REQUESTS = 1_000;
 
   private final Deque<JsonNode> chatRequests = new ArrayDeque<>();
+  private volatile String lastAuthorization = "";
 
   MockLlmStats() {}
 
@@ -64,6 +65,11 @@ public final class MockLlmStats {
     return List.copyOf(chatRequests);
   }
 
+  /** The {@code Authorization} header of the last well-formed chat completion request, empty if it had none. */
+  public String lastAuthorization() {
+    return lastAuthorization;
+  }
+
   /** Completes once {@link #requests()} reaches {@code atLeast}. */
   public CompletionStage<Long> whenRequests(long atLeast) {
     return requests.whenAtLeast(atLeast);
@@ -90,7 +96,8 @@ public final class MockLlmStats {
     http2Requests.add(1);
   }
 
-  synchronized void chatRequestAccepted(JsonNode body) {
+  synchronized void chatRequestAccepted(JsonNode body, String authorization) {
+    lastAuthorization = authorization;
     chatRequests.addLast(body);
     if (chatRequests.size() > KEPT_CHAT_REQUESTS) {
       chatRequests.removeFirst();

@@ -3,9 +3,13 @@ package dev.colloquy.engine.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ColloquySettings;
+import dev.colloquy.engine.model.openai.ChatCompletionBodyTest;
 import dev.colloquy.engine.model.openai.OpenAiChatModel;
+import dev.colloquy.engine.model.openai.OpenAiParams;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
@@ -76,9 +80,14 @@ class OpenAiChatModelTest extends ChatModelContract {
 
   private static OpenAiChatModel model(MockLlmServer mock, Executor executor, int maxRetries, String firstTokenTimeout,
       boolean http2) {
+    return model(mock, executor, maxRetries, firstTokenTimeout, http2, "");
+  }
+
+  private static OpenAiChatModel model(MockLlmServer mock, Executor executor, int maxRetries, String firstTokenTimeout,
+      boolean http2, String more) {
     ColloquySettings settings = ColloquySettings.create(ConfigFactory.parseString(
             "colloquy.llm { base-url = \"" + mock.baseUrl() + "\", model = mock, max-retries = " + maxRetries
-                + ", first-token-timeout = " + firstTokenTimeout + ", http2-prior-knowledge = " + http2 + " }")
+                + ", first-token-timeout = " + firstTokenTimeout + ", http2-prior-knowledge = " + http2 + more + " }")
         .withFallback(ConfigFactory.defaultReference()).resolve());
     return new OpenAiChatModel(settings.llm(), executor);
   }
@@ -125,6 +134,38 @@ class OpenAiChatModelTest extends ChatModelContract {
     } finally {
       mock.forgetRaw(cue);
     }
+  }
+
+  /**
+   * What reaches the endpoint, field by field, is what openai-java's chat service sent for the same
+   * request (tools, earlier rounds, a structured answer, stream options), with the provider's key as
+   * the bearer token.
+   */
+  @Test
+  void theEndpointReceivesTheBodyOpenAiJavaSentAndTheKey() throws Exception {
+    ChatRequest request = ChatCompletionBodyTest.everything();
+    int before = mock.stats().chatRequests().size();
+
+    RecordingListener listener = streamToTheEnd(model(mock, threads, 0, "5s", false, ", api-key = sk-test-123"), request);
+
+    assertThat(listener.endings()).isEqualTo(1);
+    List<JsonNode> received = mock.stats().chatRequests();
+    assertThat(received).hasSizeGreaterThan(before);
+    ChatCompletionBodyTest.assertSameFields("", received.getLast(),
+        new ObjectMapper().readTree(OpenAiParams.streamedBody(request)));
+    assertThat(mock.stats().lastAuthorization()).isEqualTo("Bearer sk-test-123");
+  }
+
+  /** Before, openai-java refused such a request itself; now the endpoint judges it, and its 400 is a rejection. */
+  @Test
+  void aRequestTheEndpointRefusesFailsTheRunWithModelRejected() throws Exception {
+    long before = mock.stats().requests();
+    RecordingListener listener = streamToTheEnd(model(threads, 2, "5s"), new ChatRequest("mock", List.of(), List.of(), 16));
+
+    assertThat(listener.endings()).isEqualTo(1);
+    assertThat(listener.completed.handle((usage, error) -> ((ModelException) error).code()).get())
+        .isEqualTo(ModelException.REJECTED);
+    assertThat(mock.stats().requests() - before).as("a 400 is not retried").isEqualTo(1);
   }
 
   @Test

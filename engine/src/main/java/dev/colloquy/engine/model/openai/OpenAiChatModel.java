@@ -1,19 +1,16 @@
 package dev.colloquy.engine.model.openai;
 
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.ClientOptions;
+import com.openai.core.RequestOptions;
 import com.openai.core.Timeout;
+import com.openai.core.http.HttpClient;
+import com.openai.core.http.HttpMethod;
+import com.openai.core.http.HttpRequest;
 import com.openai.core.http.HttpResponse;
 import com.openai.errors.OpenAIIoException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.errors.RateLimitException;
-import com.openai.errors.SseException;
-import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.config.ProviderSettings;
 import dev.colloquy.engine.model.ChatListener;
-import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ChatStream;
@@ -41,12 +38,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An OpenAI-compatible chat endpoint (OpenAI, Gemini's OpenAI endpoint, Ollama, vLLM, llama.cpp)
- * through openai-java. The client retries 429 and 5xx answers itself; those come before the first
- * token, so a stream is never retried once it has produced text. Calls run on the executor given,
- * which must start a thread per call (virtual threads): cancelling interrupts that thread.
+ * through openai-java's HTTP client. That client retries 429 and 5xx answers itself; those come
+ * before the first token, so a stream is never retried once it has produced text. Calls run on the
+ * executor given, which must start a thread per call (virtual threads): cancelling interrupts that
+ * thread.
  *
- * <p>openai-java builds and sends the request (retries, authentication, errors before the first
- * token); the streamed answer is read from the raw response by {@link CompletionChunks}. The
+ * <p>The request body is written once per call by {@link ChatCompletionBody} and sent through the
+ * client openai-java assembles from its options (its retries with their backoff and headers, its
+ * timeouts, its OkHttp transport); the bearer key and openai-java's own headers go on the request
+ * here, because openai-java adds them only inside its typed services, which would build, validate
+ * and serialize the request through its own model classes first. An answer's HTTP status is judged
+ * here the way openai-java's exceptions judged it ({@link #rejected}); the streamed answer is read
+ * from the raw response by {@link CompletionChunks}. The
  * connections are pooled (many concurrent streams over HTTP/1.1 need as many connections, and
  * OkHttp keeps only 5 idle by default), or multiplexed over HTTP/2: over TLS when the endpoint
  * offers it, over plain HTTP when {@code http2-prior-knowledge} says the endpoint speaks it. One
@@ -65,7 +68,10 @@ public final class OpenAiChatModel implements ChatModel {
   public static final long MAX_ANSWER_BYTES = 2L * 1024 * 1024;
 
   private final String provider;
-  private final OpenAIClient client;
+  private final ClientOptions options;
+  private final HttpClient client;
+  private final RequestOptions requestOptions;
+  private final String authorization;
   private final Executor executor;
 
   /** The first provider of {@code settings}. */
@@ -75,11 +81,11 @@ public final class OpenAiChatModel implements ChatModel {
 
   public OpenAiChatModel(ProviderSettings settings, Executor executor) {
     this.provider = settings.name();
-    this.client =
-        OpenAIOkHttpClient.builder()
-            .okHttpClient(transport(settings))
+    this.options =
+        ClientOptions.builder()
+            .httpClient(new com.openai.client.okhttp.OkHttpClient(transport(settings)))
             .baseUrl(settings.baseUrl())
-            // Local servers (Ollama, llama.cpp) take no key, but the client insists on one.
+            // Local servers (Ollama, llama.cpp) take no key, but the endpoint gets the header all the same.
             .apiKey(settings.apiKey().orElse("not-needed"))
             .maxRetries(settings.maxRetries())
             .timeout(
@@ -89,6 +95,9 @@ public final class OpenAiChatModel implements ChatModel {
                     .request(settings.totalTimeout().plus(Duration.ofSeconds(5)))
                     .build())
             .build();
+    this.client = options.httpClient();
+    this.requestOptions = RequestOptions.builder().timeout(options.timeout()).build();
+    this.authorization = "Bearer " + settings.apiKey().orElse("not-needed");
     this.executor = executor;
   }
 
@@ -109,32 +118,39 @@ public final class OpenAiChatModel implements ChatModel {
   @Override
   public ChatStream stream(ChatRequest request, ChatListener listener) {
     Call call = new Call();
-    executor.execute(TurnLogContext.carried(() -> call.run(client, params(request), request, listener)));
+    executor.execute(TurnLogContext.carried(() -> call.run(this, request, listener)));
     return call::cancel;
   }
 
-  private static ChatCompletionCreateParams params(ChatRequest request) {
-    ChatCompletionCreateParams.Builder params =
-        ChatCompletionCreateParams.builder()
-            .model(request.model())
-            .maxTokens(request.maxTokens())
-            .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build());
-    for (ChatMessage message : request.messages()) {
-      switch (message.role()) {
-        case SYSTEM -> params.addSystemMessage(message.content());
-        case USER -> params.addUserMessage(message.content());
-        case ASSISTANT -> params.addAssistantMessage(message.content());
-      }
+  /** The streamed chat completion of {@code request}, as openai-java's chat service would send it. */
+  private HttpResponse send(ChatRequest request) {
+    HttpRequest http = HttpRequest.builder()
+        .method(HttpMethod.POST)
+        .baseUrl(options.baseUrl())
+        .addPathSegments("chat", "completions")
+        .putAllQueryParams(options.queryParams())
+        .putAllHeaders(options.headers())
+        .replaceHeaders("Authorization", authorization)
+        .putHeader("Accept", "text/event-stream")
+        .body(new JsonBody(ChatCompletionBody.of(request)))
+        .build();
+    HttpResponse response = client.execute(http, requestOptions);
+    int status = response.statusCode();
+    if (status >= 200 && status < 300) {
+      return response;
     }
-    if (!request.tools().isEmpty() || !request.exchanges().isEmpty()) {
-      ToolMessages.add(params, request);
-    }
-    if (request.responseSchema() != null) {
-      params.responseFormat(StructuredOutput.format(request.responseSchema()));
-    }
-    return params.build();
+    response.close();
+    throw rejected(status);
   }
 
+  /** An answer that is no stream, as openai-java's error handler classed it: 429, 5xx, or any other. */
+  static ModelException rejected(int status) {
+    if (status == 429) {
+      return new ModelException(ModelException.RATE_LIMITED, "The model endpoint is rate limiting requests");
+    }
+    String code = status >= 500 ? ModelException.UNAVAILABLE : ModelException.REJECTED;
+    return new ModelException(code, "The model endpoint answered HTTP " + status);
+  }
 
   /**
    * One streaming call. Cancel may come from another thread at any moment, even before the
@@ -146,13 +162,13 @@ public final class OpenAiChatModel implements ChatModel {
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final AtomicReference<Thread> reader = new AtomicReference<>();
 
-    void run(OpenAIClient client, ChatCompletionCreateParams params, ChatRequest request, ChatListener listener) {
+    void run(OpenAiChatModel model, ChatRequest request, ChatListener listener) {
       reader.set(Thread.currentThread());
       if (cancelled.get()) {
         return;
       }
       Answer answer = new Answer(listener);
-      try (HttpResponse response = client.chat().completions().withRawResponse().createStreaming(params);
+      try (HttpResponse response = model.send(request);
           InputStream body = response.body()) {
         CompletionChunks chunks = new CompletionChunks(body);
         while (!cancelled.get() && !answer.tooLarge && chunks.next(answer)) {
@@ -169,7 +185,7 @@ public final class OpenAiChatModel implements ChatModel {
         }
       } catch (IOException | RuntimeException e) {
         if (!cancelled.get()) {
-          ModelException error = translate(e, !answer.text.isEmpty());
+          ModelException error = e instanceof ModelException rejected ? rejected : translate(e, !answer.text.isEmpty());
           // The code and the exception's class only: an endpoint's error body may quote the prompt.
           log.warn("The call to model {} failed with {} ({})", request.model(), error.code(), e.getClass().getName());
           listener.onError(error);
@@ -281,22 +297,14 @@ public final class OpenAiChatModel implements ChatModel {
     private final StringBuilder arguments = new StringBuilder();
   }
 
+  /** A failure of the call, once the endpoint had answered with a stream or could not be reached. */
   static ModelException translate(Exception e, boolean midStream) {
     if (timedOut(e)) {
       return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
     }
-    if (e instanceof RateLimitException) {
-      return new ModelException(ModelException.RATE_LIMITED, "The model endpoint is rate limiting requests", e);
-    }
-    // Before the service exceptions: an error event in a stream is one of them, with the stream's HTTP 200.
-    if (e instanceof SseException || e instanceof CompletionChunks.ErrorEvent
+    if (e instanceof CompletionChunks.ErrorEvent
         || (midStream && (e instanceof OpenAIIoException || e instanceof IOException))) {
       return new ModelException(ModelException.STREAM_BROKEN, "The model stream broke off", e);
-    }
-    if (e instanceof OpenAIServiceException service) {
-      int status = service.statusCode();
-      String code = status >= 500 ? ModelException.UNAVAILABLE : ModelException.REJECTED;
-      return new ModelException(code, "The model endpoint answered HTTP " + status, e);
     }
     if (e instanceof OpenAIIoException || e instanceof IOException) {
       return new ModelException(ModelException.UNAVAILABLE, "The model endpoint cannot be reached", e);

@@ -15,10 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The tool-calling part of a request in openai-java's terms: the {@code tools} offered, and after the
- * conversation each earlier round, the assistant message with its {@code tool_calls} and one {@code
- * tool} message per result. A class of its own so that a request without tools never loads
- * openai-java's JSON value machinery, which costs seconds on a loaded machine.
+ * The tool-calling part of a request in openai-java's terms, as the model client built it before it
+ * wrote its bodies itself: the {@code tools} offered, and after the conversation each earlier round,
+ * the assistant message with its {@code tool_calls} and one {@code tool} message per result. The
+ * reference {@link ChatCompletionBodyTest} compares the written body with.
  */
 final class ToolMessages {
 

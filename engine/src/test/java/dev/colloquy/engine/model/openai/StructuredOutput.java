@@ -6,7 +6,7 @@ import dev.colloquy.engine.model.ResponseSchema;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A {@link ResponseSchema} as openai-java's strict {@code json_schema} response format. */
+/** A {@link ResponseSchema} as openai-java's strict {@code json_schema} response format: part of the reference of {@link ChatCompletionBodyTest}. */
 final class StructuredOutput {
 
   private StructuredOutput() {}
