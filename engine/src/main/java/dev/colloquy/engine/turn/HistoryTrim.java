@@ -50,4 +50,23 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
     toSummarize.addAll(history.subList(0, skip));
     return toSummarize.isEmpty() ? Optional.empty() : Optional.of(new HistoryTrim(toSummarize, skip, summaryTokens));
   }
+
+  /**
+   * The trim the next turn would need because its history window ({@code window} messages) is full by
+   * count: this turn's history fits and nothing before it waits for a summary, but the next turn's two
+   * messages would push the oldest out of the window. Summarizing the older half now, beside this turn's
+   * answer, spares the next turn a summary call before its first token; what it covers is what that
+   * turn's own trim would have taken first (its older half).
+   */
+  static Optional<HistoryTrim> ahead(TurnPlan plan, int window, String tenantInstructions,
+      MemoryRecall.Recalled user, List<Passage> passages, int maxTokens, int contextTokens) {
+    List<ChatMessage> history = plan.history();
+    int olderHalf = history.size() / 2 & ~1;
+    if (!plan.earlier().unsummarized().isEmpty() || history.size() + 2 <= window || olderHalf == 0) {
+      return Optional.empty();
+    }
+    long budget = Prompt.historyBudget(plan, tenantInstructions, user, passages, maxTokens, contextTokens);
+    int summaryTokens = Math.clamp(budget / 4, MIN_SUMMARY_TOKENS, MAX_SUMMARY_TOKENS);
+    return Optional.of(new HistoryTrim(history.subList(0, olderHalf), olderHalf, summaryTokens));
+  }
 }

@@ -100,6 +100,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private record SummaryMade(HistorySummary.Summarized summarized) implements Command {}
 
+  private record SummaryWrittenAhead(HistorySummary.Summarized summarized) implements Command {}
+
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
@@ -177,6 +179,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private HistoryTrim trim;
   private boolean trimDecided;
   private HistorySummary.Summarized summarized;
+  /** The summary written beside the answer for the next turn ({@link HistoryTrim#ahead}); null until it reports. */
+  private boolean writingAhead;
+  private HistorySummary.Summarized writtenAhead;
   /** The message's language and whether it and the answers are translated; null until known, and in a hand-off. */
   private LanguageStep.Detected language;
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
@@ -320,6 +325,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(Interrupt.class, this::onInterrupt)
         .onMessage(LanguageKnown.class, this::onLanguageKnown)
         .onMessage(SummaryMade.class, this::onSummaryMade)
+        .onMessage(SummaryWrittenAhead.class, this::onSummaryWrittenAhead)
         .onMessage(IntentKnown.class, this::onIntentKnown)
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
@@ -552,16 +558,36 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
           ? HistoryTrim.of(plan, tenantInstructions, recalled, retrieved.passages(), maxTokens,
               services.llm().contextTokens()).orElse(null) : null;
       if (trim != null) {
-        RunSpec first = plan.runs().getFirst();
-        Optional<ChatModel> writer = first.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
-            : services.models().find(first.provider(), first.model()).map(ModelCatalog.Entry::chat);
-        getContext().spawn(Behaviors.withMdc(HistorySummary.Command.class, logContext(plan),
-            HistorySummary.create(plan.earlier().summary(), trim.toSummarize(), trim.summaryTokens(), writer,
-                first.model(), services.agent(),
-                getContext().messageAdapter(HistorySummary.Summarized.class, SummaryMade::new))), "history-summary");
+        summarize(trim, SummaryMade::new, "history-summary");
+      } else if (modelAnswers) {
+        HistoryTrim.ahead(plan, services.session().historyWindow(), tenantInstructions, recalled,
+            retrieved.passages(), maxTokens, services.llm().contextTokens()).ifPresent(ahead -> {
+              writingAhead = true;
+              summarize(ahead, SummaryWrittenAhead::new, "history-summary-ahead");
+            });
       }
     }
     return trim == null || summarized != null;
+  }
+
+  private void summarize(HistoryTrim of, java.util.function.Function<HistorySummary.Summarized, Command> reported,
+      String name) {
+    RunSpec first = plan.runs().getFirst();
+    Optional<ChatModel> writer = first.model().equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
+        : services.models().find(first.provider(), first.model()).map(ModelCatalog.Entry::chat);
+    getContext().spawn(Behaviors.withMdc(HistorySummary.Command.class, logContext(plan),
+        HistorySummary.create(plan.earlier().summary(), of.toSummarize(), of.summaryTokens(), writer,
+            first.model(), services.agent(),
+            getContext().messageAdapter(HistorySummary.Summarized.class, reported::apply))), name);
+  }
+
+  /** The next turn's summary is written: the turn journals it with its end, which may have waited for it. */
+  private Behavior<Command> onSummaryWrittenAhead(SummaryWrittenAhead written) {
+    writtenAhead = written.summarized();
+    agentCalls.add(writtenAhead.call());
+    getContext().getLog().info("The earlier conversation was summarized for the next turn ({} messages, by {})",
+        writtenAhead.summary().coveredMessages(), writtenAhead.summary().source());
+    return extracting ? this : finishIfAllEnded(false);
   }
 
   private Behavior<Command> onSummaryMade(SummaryMade made) {
@@ -701,6 +727,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!force && startsExtraction()) {
       return this;
     }
+    if (!force && cancelReason == null && writingAhead && writtenAhead == null) {
+      return this;
+    }
     // From here the layout is final: a token still arriving from a run's thread is dropped.
     transcript.closeRuns();
     TurnOutcome outcome = outcome();
@@ -710,7 +739,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     avatars.clear();
     getContext().getLog().info("Turn ended ({}) after {} ms", pendingTerminal.status().name().toLowerCase(),
         outcome.latencyMs());
-    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome, summarized == null ? null : summarized.summary()));
+    HistorySummary.Summarized summary = summarized != null ? summarized : writtenAhead;
+    session.tell(new Ended(plan.turnId(), pendingTerminal, outcome, summary == null ? null : summary.summary()));
     return this;
   }
 

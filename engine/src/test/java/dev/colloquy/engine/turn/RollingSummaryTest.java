@@ -126,6 +126,29 @@ class RollingSummaryTest {
   }
 
   @Test
+  void aWindowThatTheNextTurnWouldOverflowIsSummarizedAheadFromItsOlderHalf() {
+    List<ChatMessage> window = new ArrayList<>();
+    for (int turn = 1; turn <= 10; turn++) {
+      window.add(ChatMessage.user("Q" + turn));
+      window.add(ChatMessage.assistant("A" + turn));
+    }
+    TurnPlan full = plan(window, new EarlierHistory(null, List.of()));
+
+    assertThat(HistoryTrim.of(full, List.of(), MAX_TOKENS, CONTEXT)).as("this turn fits").isEmpty();
+    HistoryTrim ahead = HistoryTrim.ahead(full, 20, null, null, List.of(), MAX_TOKENS, CONTEXT).orElseThrow();
+    assertThat(ahead.skip()).isEqualTo(10);
+    assertThat(ahead.toSummarize()).containsExactlyElementsOf(window.subList(0, 10));
+    assertThat(ahead.summaryTokens()).isBetween(HistoryTrim.MIN_SUMMARY_TOKENS, HistoryTrim.MAX_SUMMARY_TOKENS);
+
+    assertThat(HistoryTrim.ahead(plan(window.subList(0, 18), new EarlierHistory(null, List.of())), 20, null, null,
+        List.of(), MAX_TOKENS, CONTEXT)).as("the next turn still fits the window").isEmpty();
+    assertThat(HistoryTrim.ahead(plan(window, new EarlierHistory(null, conversation(1))), 20, null, null,
+        List.of(), MAX_TOKENS, CONTEXT)).as("messages already out of the window are this turn's trim").isEmpty();
+    assertThat(HistoryTrim.ahead(plan(List.of(), new EarlierHistory(null, List.of())), 0, null, null,
+        List.of(), MAX_TOKENS, CONTEXT)).as("no window, nothing to summarize").isEmpty();
+  }
+
+  @Test
   void aJournaledSummaryTakesThePlaceOfTheMessagesItCovers() {
     Instant at = Instant.parse("2026-11-24T20:00:00Z");
     SessionState state = SessionState.empty("s-1").apply(new ChatSession.SessionOpened("s-1", "acme", null, null,

@@ -80,6 +80,10 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
 
   @Override
   public CompletionStage<RetrievalResult> search(String tenantId, String query, int limit) {
+    // A tenant without knowledge is answered here: its turn does not wait for the executor's thread.
+    if (query == null || query.isBlank() || limit <= 0 || store.holdsNothingFor(tenantId)) {
+      return CompletableFuture.completedFuture(RetrievalResult.empty());
+    }
     return CompletableFuture.supplyAsync(() -> searchNow(tenantId, query, limit), executor);
   }
 

@@ -239,6 +239,12 @@ public final class LuceneVectorStore implements VectorStore {
     });
   }
 
+  /** A tenant none of whose documents were ever stored has no index: its directory does not exist. */
+  @Override
+  public boolean holdsNothingFor(String tenantId) {
+    return !tenants.containsKey(tenantId) && !Files.isDirectory(tenantPath(tenantId));
+  }
+
   @Override
   public long searchableCount(String tenantId) {
     return existingIndex(tenantId).map(index -> {

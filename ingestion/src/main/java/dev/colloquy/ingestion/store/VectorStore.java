@@ -53,6 +53,15 @@ public interface VectorStore extends AutoCloseable {
   /** How many of the tenant's chunks a search can find now (published, latest version). */
   long searchableCount(String tenantId);
 
+  /**
+   * Whether the tenant certainly has nothing to search, told at once on the calling thread (no index
+   * opened, no query run). A store that cannot tell so cheaply says false, and {@link
+   * #searchableCount} decides.
+   */
+  default boolean holdsNothingFor(String tenantId) {
+    return false;
+  }
+
   @Override
   void close();
 }

@@ -62,6 +62,31 @@ class HybridKnowledgeBaseTest {
   }
 
   @Test
+  void aTenantWithoutKnowledgeIsAnsweredAtOnceAndFoundOnceItHasSome() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger hops = new java.util.concurrent.atomic.AtomicInteger();
+    HybridKnowledgeBase knowledge = new HybridKnowledgeBase(store, model, work -> {
+      hops.incrementAndGet();
+      executor.execute(work);
+    });
+
+    var nothing = knowledge.search("globex", "Do gift cards expire?", 2).toCompletableFuture();
+    assertThat(nothing).as("answered on the calling thread").isCompletedWithValue(RetrievalResult.empty());
+    assertThat(hops).hasValue(0);
+
+    IngestionPipeline pipeline = IngestionPipeline.create(TestLimits.defaults(), model);
+    store.upsert("globex", pipeline.prepare(new IngestionPipeline.Origin("globex", "doc-9", "cards.md", 1,
+        Instant.now()), utf8(POLICY)));
+    store.publish("globex", "doc-9", List.of());
+
+    RetrievalResult found = knowledge.search("globex", "Do gift cards expire?", 2).toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+    assertThat(found.passages()).extracting(Passage::documentId).containsOnly("doc-9");
+    assertThat(hops).hasValue(1);
+    assertThat(knowledge.search("acme", "Do gift cards expire?", 2).toCompletableFuture().get(10, TimeUnit.SECONDS)
+        .passages()).as("another tenant's knowledge").extracting(Passage::documentId).containsOnly("doc-1");
+  }
+
+  @Test
   void findsTheRightSectionAndCitesIt() throws Exception {
     RetrievalResult result = new HybridKnowledgeBase(store, model, executor)
         .search("acme", "Do gift cards expire?", 2).toCompletableFuture().get(10, TimeUnit.SECONDS);
