@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.colloquy.engine.turn.Transcript;
 import dev.colloquy.mockllm.MockLlmSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -122,6 +123,44 @@ class TwoNodeForkImportIntegrationTest {
     }
     assertThat(api.session(copy).path("messages")).extracting(m -> m.path("content").asText())
         .containsExactly("question 2", answers.get(1));
+  }
+
+  /**
+   * A journal within the body limit whose texts pass the engine's own bounds (here one answer past a
+   * turn's 2 MiB) would make a session whose views no node could send another: it is refused naming
+   * the event and the bound, and nothing is journaled.
+   */
+  @Test
+  void aJournalWithAnAnswerPastATurnsBudgetIsRefusedNamingItAndSavesNothing() throws Exception {
+    Api api = cluster.api(0);
+    List<JsonNode> lines = new ArrayList<>();
+    for (JsonNode line : exportOf(api, original)) {
+      String type = line.path("type").asText();
+      if (type.equals("TurnCompleted")) {
+        ObjectNode run = (ObjectNode) line.path("event").path("outcome").path("runs").get(0);
+        run.put("text", "z".repeat((int) Transcript.ANSWER_BUDGET_BYTES + 1));
+        lines.add(line);
+        break;
+      }
+      if (!type.equals("TurnCheckpointed")) {
+        lines.add(line);
+      }
+    }
+    StringBuilder journal = new StringBuilder();
+    for (int i = 0; i < lines.size(); i++) {
+      journal.append(((ObjectNode) lines.get(i)).put("sequence_nr", i + 1)).append('\n');
+    }
+    int journaledBefore = cluster.journaledSessions();
+
+    Api.Response refused = api.post("/v1/sessions/import", journal.toString(), "Content-Type", "application/x-ndjson");
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+    JsonNode error = refused.json().path("error");
+    assertThat(error.path("code").asText()).isEqualTo("INVALID_JOURNAL");
+    assertThat(error.path("message").asText()).contains("event " + lines.size() + " (TurnCompleted)")
+        .contains(String.valueOf(Transcript.ANSWER_BUDGET_BYTES));
+    assertThat(error.path("trace_id").asText()).isNotBlank();
+    assertThat(cluster.journaledSessions()).as("no session was journaled").isEqualTo(journaledBefore);
   }
 
   /**

@@ -17,7 +17,10 @@ public final class ImportedJournal {
 
   private ImportedJournal() {}
 
-  /** Why {@code events} cannot open a session, naming the first event at fault (1-based); empty when they can. */
+  /**
+   * Why {@code events} cannot open a session, naming the first event at fault (1-based); empty when they
+   * can. Besides their order, their texts must keep the sizes of this engine's own sessions ({@link ImportedBounds}).
+   */
   public static Optional<String> problem(List<Event> events) {
     if (events.isEmpty()) {
       return Optional.of("The journal has no events");
@@ -56,7 +59,7 @@ public final class ImportedJournal {
         return Optional.of(at + problem);
       }
     }
-    return Optional.empty();
+    return ImportedBounds.problem(events);
   }
 
   /** A field without which the event cannot be applied, when one is missing. */

@@ -7,7 +7,9 @@ import dev.colloquy.engine.domain.SessionStatus;
 import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.TurnStatus;
+import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.Usage;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -171,5 +173,50 @@ class SessionForkTest {
     assertThat(ImportedJournal.problem(List.of(opened, new ChatSession.SessionDeleted(AT, null))))
         .hasValueSatisfying(problem -> assertThat(problem).contains("deleted"));
     assertThat(ImportedJournal.problem(List.of(opened, accepted, completed))).isEmpty();
+  }
+
+  /**
+   * An imported journal keeps the sizes of the engine's own sessions, on which every message that
+   * crosses nodes is reckoned: a text past one is refused naming the event and the bound; at it, accepted.
+   */
+  @Test
+  void aJournalWhoseTextsPassTheEnginesOwnBoundsIsRefusedNamingTheEventAndTheBound() {
+    var opened = new ChatSession.SessionOpened("s", "t", null, null, JsonNodeFactory.instance.objectNode(), AT);
+    var accepted = new ChatSession.TurnAccepted("t1", null, "trace", "um", "hi",
+        List.of(new RunSpec("r1", "offline", "m"), new RunSpec("r2", "offline", "m")), AT);
+    int half = (int) (ImportedBounds.ANSWER_BYTES / 2);
+    var atTheBudget = new ChatSession.TurnCompleted("t1", "m1", answered("a".repeat(half), "b".repeat(half)), AT);
+    var pastTheBudget = new ChatSession.TurnCompleted("t1", "m1", answered("a".repeat(half), "b".repeat(half + 1)), AT);
+
+    assertThat(ImportedJournal.problem(List.of(opened, accepted, atTheBudget))).isEmpty();
+    assertThat(ImportedJournal.problem(List.of(opened, accepted, pastTheBudget))).hasValueSatisfying(problem ->
+        assertThat(problem).startsWith("event 3 (TurnCompleted)").contains("at most " + ImportedBounds.ANSWER_BYTES + " bytes"));
+    var longMessage = new ChatSession.TurnAccepted("t1", null, "trace", "um", "m".repeat(ImportedBounds.MESSAGE_BYTES + 1),
+        List.of(new RunSpec("r1", "offline", "m")), AT);
+    assertThat(ImportedJournal.problem(List.of(opened, longMessage))).hasValueSatisfying(problem ->
+        assertThat(problem).startsWith("event 2 (TurnAccepted)").contains(String.valueOf(ImportedBounds.MESSAGE_BYTES)));
+    var persona = new ChatSession.SessionOpened("s", "t", null, "p".repeat(ImportedBounds.PERSONA_CHARS + 1),
+        JsonNodeFactory.instance.objectNode(), AT);
+    assertThat(ImportedJournal.problem(List.of(persona))).hasValueSatisfying(problem ->
+        assertThat(problem).startsWith("event 1 (SessionOpened)").contains("persona"));
+    var metadata = new ChatSession.SessionOpened("s", "t", null, null,
+        JsonNodeFactory.instance.objectNode().put("notes", "n".repeat(ImportedBounds.METADATA_BYTES)), AT);
+    assertThat(ImportedJournal.problem(List.of(metadata))).hasValueSatisfying(problem ->
+        assertThat(problem).contains("metadata is at most " + ImportedBounds.METADATA_BYTES));
+    List<ChatSession.Event> growing = new java.util.ArrayList<>(List.of(opened));
+    for (int i = 0; i < 5; i++) {
+      growing.add(new ChatSession.NarrativeStateMerged(JsonNodeFactory.instance.objectNode()
+          .put("key" + i, "v".repeat(ImportedBounds.STATE_BYTES / 4)), AT));
+    }
+    assertThat(ImportedJournal.problem(growing)).hasValueSatisfying(problem ->
+        assertThat(problem).startsWith("event 5 (NarrativeStateMerged)").contains("narrative state grows past"));
+  }
+
+  private static TurnOutcome answered(String... texts) {
+    List<RunOutcome> runs = new java.util.ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      runs.add(new RunOutcome("r" + (i + 1), "offline", "m", RunOutcome.Status.COMPLETED, texts[i], Usage.NONE, 1, null, null));
+    }
+    return new TurnOutcome(runs, List.of(), 0, List.of(), List.of(), 1);
   }
 }
