@@ -17,6 +17,11 @@ final class JsonBody implements HttpRequestBody {
     this.bytes = bytes;
   }
 
+  /** The body itself, for a transport that takes bytes; not to be changed. */
+  byte[] bytes() {
+    return bytes;
+  }
+
   @Override
   public void writeTo(OutputStream out) {
     try {

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The request body is written once per call by {@link ChatCompletionBody} and sent through the
  * client openai-java assembles from its options (its retries with their backoff and headers, its
- * timeouts, its OkHttp transport); the bearer key and openai-java's own headers go on the request
+ * timeouts) over one shared OkHttp client ({@link OkHttpTransport}); the bearer key and openai-java's own headers go on the request
  * here, because openai-java adds them only inside its typed services, which would build, validate
  * and serialize the request through its own model classes first. An answer's HTTP status is judged
  * here the way openai-java's exceptions judged it ({@link #rejected}); the streamed answer is read
@@ -81,19 +81,19 @@ public final class OpenAiChatModel implements ChatModel {
 
   public OpenAiChatModel(ProviderSettings settings, Executor executor) {
     this.provider = settings.name();
+    Timeout timeout = Timeout.builder()
+        .connect(settings.connectTimeout())
+        .read(settings.firstTokenTimeout())
+        .request(settings.totalTimeout().plus(Duration.ofSeconds(5)))
+        .build();
     this.options =
         ClientOptions.builder()
-            .httpClient(new com.openai.client.okhttp.OkHttpClient(transport(settings)))
+            .httpClient(new OkHttpTransport(transport(settings, timeout)))
             .baseUrl(settings.baseUrl())
             // Local servers (Ollama, llama.cpp) take no key, but the endpoint gets the header all the same.
             .apiKey(settings.apiKey().orElse("not-needed"))
             .maxRetries(settings.maxRetries())
-            .timeout(
-                Timeout.builder()
-                    .connect(settings.connectTimeout())
-                    .read(settings.firstTokenTimeout())
-                    .request(settings.totalTimeout().plus(Duration.ofSeconds(5)))
-                    .build())
+            .timeout(timeout)
             .build();
     this.client = options.httpClient();
     this.requestOptions = RequestOptions.builder().timeout(options.timeout()).build();
@@ -101,8 +101,11 @@ public final class OpenAiChatModel implements ChatModel {
     this.executor = executor;
   }
 
-  private static OkHttpClient transport(ProviderSettings settings) {
+  private static OkHttpClient transport(ProviderSettings settings, Timeout timeout) {
     return new OkHttpClient.Builder()
+        .connectTimeout(timeout.connect())
+        .readTimeout(timeout.read())
+        .writeTimeout(timeout.write())
         .connectionPool(new ConnectionPool(settings.maxIdleConnections(), 5, TimeUnit.MINUTES))
         .protocols(settings.http2PriorKnowledge()
             ? List.of(Protocol.H2_PRIOR_KNOWLEDGE)
