@@ -4,14 +4,18 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import dev.colloquy.config.ClusterSettings;
+import dev.colloquy.config.ManagementTls;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
 import org.slf4j.Logger;
@@ -112,7 +116,7 @@ final class ClusterFormation {
 
   private static void startManagement(ActorSystem<?> system, ClusterSettings cluster) throws Exception {
     try {
-      var uri = PekkoManagement.get(system.classicSystem()).start()
+      var uri = startEndpoints(system, cluster.management().tls())
           .toCompletableFuture().get(MANAGEMENT_BIND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       log.info("Management endpoints (cluster membership, /alive, /ready) on {}", uri);
     } catch (java.util.concurrent.ExecutionException e) {
@@ -120,5 +124,20 @@ final class ClusterFormation {
           + " could not be bound (is another Colloquy running?); choose another with COLLOQUY_MANAGEMENT_PORT: "
           + Failures.describe(e.getCause()));
     }
+  }
+
+  /**
+   * Plain HTTP, or HTTPS: then the endpoints' own address says https, which Cluster Bootstrap probes
+   * the other nodes with, through the actor system's default client context (nothing else in the
+   * node makes requests with Pekko's HTTP client).
+   */
+  private static CompletionStage<Uri> startEndpoints(ActorSystem<?> system, ManagementTls tls) {
+    PekkoManagement management = PekkoManagement.get(system.classicSystem());
+    if (!tls.enabled()) {
+      return management.start();
+    }
+    ManagementHttps https = ManagementHttps.create(tls);
+    Http.get(system.classicSystem()).setDefaultClientHttpsContext(https.client());
+    return management.start(settings -> settings.withHttpsConnectionContext(https.server()));
   }
 }

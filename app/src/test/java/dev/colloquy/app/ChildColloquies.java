@@ -29,14 +29,26 @@ final class ChildColloquies implements AfterEachCallback, TestWatcher {
 
   /** A child whose JVM heap is limited to {@code heap} ({@code -Xmx}). */
   ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env, String heap) throws Exception {
+    ChildColloquy child = launch(dataDir, mock, env, heap);
+    child.awaitReady();
+    return child;
+  }
+
+  /** A child that is not waited for: {@link ChildColloquy#awaitReady} does. */
+  ChildColloquy launch(Path dataDir, MockLlmServer mock, Map<String, String> env, String heap) throws Exception {
     Path output = Files.createTempFile("colloquy-child-", ".log");
     outputs.add(output);
     if (!dataDirs.contains(dataDir)) {
       dataDirs.add(dataDir);
     }
-    ChildColloquy child = ChildColloquy.start(dataDir, mock, env, output, heap);
+    ChildColloquy child = ChildColloquy.launch(dataDir, mock, env, output, heap);
     children.add(child);
     return child;
+  }
+
+  /** What the {@code index}th child started printed so far. */
+  String output(int index) throws java.io.IOException {
+    return Files.readString(outputs.get(index));
   }
 
   @Override

@@ -41,6 +41,17 @@ final class ChildColloquy {
   /** The same with the JVM's heap limit ({@code -Xmx}), e.g. {@code "192m"}. */
   static ChildColloquy start(Path dataDir, MockLlmServer mock, Map<String, String> env, Path output, String heap)
       throws Exception {
+    ChildColloquy child = launch(dataDir, mock, env, output, heap);
+    child.awaitReady();
+    return child;
+  }
+
+  /**
+   * Starts {@code serve} and returns at once, for nodes that become ready only together (Cluster
+   * Bootstrap waits for the others); {@link #awaitReady} waits for it.
+   */
+  static ChildColloquy launch(Path dataDir, MockLlmServer mock, Map<String, String> env, Path output, String heap)
+      throws Exception {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -67,10 +78,7 @@ final class ChildColloquy {
     settings.put("COLLOQUY_EMBEDDING_MODEL", "mock-embedding");
     settings.putAll(env);
     environment.putAll(settings);
-    ChildColloquy child = new ChildColloquy(builder.start(), port, dataDir);
-    child.awaitReady();
-    child.useDevKey();
-    return child;
+    return new ChildColloquy(builder.start(), port, dataDir);
   }
 
   private static int freePort() throws IOException {
@@ -79,7 +87,13 @@ final class ChildColloquy {
     }
   }
 
-  private void awaitReady() throws Exception {
+  /** Returns once its API's {@code /ready} answers 200, and from then on uses the development key it wrote. */
+  void awaitReady() throws Exception {
+    awaitApiReady();
+    useDevKey();
+  }
+
+  private void awaitApiReady() throws Exception {
     long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     while (true) {
       if (!process.isAlive()) {

@@ -1,10 +1,5 @@
 package dev.colloquy.config;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Arrays;
 import java.util.List;
 
@@ -40,8 +35,11 @@ public record ClusterSettings(
   /** A management endpoint of another node, {@code host:port}. */
   public record Endpoint(String host, int port) {}
 
-  /** The management endpoints; they always run when Cluster Bootstrap does, which talks to them. */
-  public record Management(boolean enabled, String host, int port) {}
+  /**
+   * The management endpoints; they always run when Cluster Bootstrap does, which talks to them.
+   * {@code tls}: HTTPS on their port, and the client side of Cluster Bootstrap's probes.
+   */
+  public record Management(boolean enabled, String host, int port, ManagementTls tls) {}
 
   /**
    * Mutual TLS between the nodes (Artery over tls-tcp): this node's key and certificate, and the
@@ -72,7 +70,8 @@ public record ClusterSettings(
     Management management = new Management(
         reader.bool("colloquy.cluster.management.enabled") || discovery.bootstrap(),
         reader.optionalString("colloquy.cluster.management.host").orElse(""),
-        reader.intInRange("colloquy.cluster.management.port", 0, 65535));
+        reader.intInRange("colloquy.cluster.management.port", 0, 65535),
+        ManagementTls.create(reader));
     return new ClusterSettings(discovery, contactPoints, serviceName,
         reader.intInRange("colloquy.cluster.required-contact-points", 1, 100), management, tls(reader));
   }
@@ -82,43 +81,17 @@ public record ClusterSettings(
     if (!reader.bool("colloquy.cluster.tls.enabled")) {
       return Tls.OFF;
     }
-    String keyStorePassword = reader.optionalString("colloquy.cluster.tls.key-store-password").orElse("");
-    String keyPassword = reader.optionalString("colloquy.cluster.tls.key-password").orElse(keyStorePassword);
-    String trustStorePassword = reader.optionalString("colloquy.cluster.tls.trust-store-password").orElse("");
-    KeyStore keys = store(reader, "colloquy.cluster.tls.key-store", keyStorePassword);
-    try {
-      boolean hasKey = false;
-      for (String alias : java.util.Collections.list(keys.aliases())) {
-        hasKey |= keys.isKeyEntry(alias);
-      }
-      if (!hasKey) {
-        throw reader.invalid("colloquy.cluster.tls.key-store", "holds no private key (this node's key and certificate)");
-      }
-    } catch (java.security.KeyStoreException e) {
-      throw reader.invalid("colloquy.cluster.tls.key-store", "cannot be read: " + e.getMessage());
-    }
-    store(reader, "colloquy.cluster.tls.trust-store", trustStorePassword);
-    return new Tls(true, reader.string("colloquy.cluster.tls.key-store").strip(), keyStorePassword, keyPassword,
-        reader.string("colloquy.cluster.tls.trust-store").strip(), trustStorePassword);
-  }
-
-  private static KeyStore store(SettingsReader reader, String key, String password) {
-    String file = reader.optionalString(key).orElse("").strip();
-    if (file.isEmpty()) {
-      throw reader.invalid(key, "must name a key store file (PKCS#12 or JKS) when colloquy.cluster.tls.enabled is on");
-    }
-    if (!Files.isReadable(Path.of(file))) {
-      throw reader.invalid(key, "cannot read the file " + file);
-    }
-    if (password.isEmpty()) {
-      throw reader.invalid(key + "-password", "must be set when colloquy.cluster.tls.enabled is on");
-    }
-    try {
-      return KeyStore.getInstance(Path.of(file).toFile(), password.toCharArray());
-    } catch (IOException | GeneralSecurityException e) {
-      // The JDK's message says whether the password or the format is wrong; it never holds the password.
-      throw reader.invalid(key, "cannot be opened with its password: " + e.getMessage());
-    }
+    String prefix = "colloquy.cluster.tls.";
+    String keyStore = reader.optionalString(prefix + "key-store").orElse("");
+    String keyStorePassword = reader.optionalString(prefix + "key-store-password").orElse("");
+    String keyPassword = reader.optionalString(prefix + "key-password").orElse(keyStorePassword);
+    String trustStore = reader.optionalString(prefix + "trust-store").orElse("");
+    String trustStorePassword = reader.optionalString(prefix + "trust-store-password").orElse("");
+    KeyStoreFiles.requirePrivateKey(reader, prefix + "key-store", KeyStoreFiles.open(reader, prefix + "key-store",
+        keyStore, prefix + "key-store-password", keyStorePassword, prefix + "enabled"));
+    KeyStoreFiles.open(reader, prefix + "trust-store", trustStore, prefix + "trust-store-password", trustStorePassword,
+        prefix + "enabled");
+    return new Tls(true, keyStore, keyStorePassword, keyPassword, trustStore, trustStorePassword);
   }
 
   /** The names are written as in Pekko's own settings: seed-nodes, config, kubernetes-api, dns. */

@@ -94,6 +94,28 @@ class ColloquySettingsTest {
   }
 
   @Test
+  void managementTlsIsOffByDefaultAndTakesEveryStoreItLeavesEmptyFromTheClusterTls() {
+    assertThat(load("").cluster().management().tls().enabled()).isFalse();
+    assertThatThrownBy(() -> load("colloquy.cluster.management.tls.enabled = true"))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.management.tls.key-store")
+        .hasMessageContaining("COLLOQUY_MANAGEMENT_TLS_KEY_STORE").hasMessageContaining("must name a key store file");
+    assertThatThrownBy(() -> load("""
+        colloquy.cluster.tls.key-store = /nonexistent/node.p12
+        colloquy.cluster.management.tls.enabled = true
+        """))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.tls.key-store").hasMessageContaining("cannot read the file /nonexistent/node.p12");
+    assertThatThrownBy(() -> load("""
+        colloquy.cluster.tls.key-store = /nonexistent/node.p12
+        colloquy.cluster.management.tls { enabled = true, key-store = /nonexistent/management.p12 }
+        """))
+        .isInstanceOf(SettingsException.class)
+        .hasMessageContaining("colloquy.cluster.management.tls.key-store")
+        .hasMessageContaining("cannot read the file /nonexistent/management.p12");
+  }
+
+  @Test
   void extraModelsComeAsAListOrAsTheCommaSeparatedStringOfTheirVariable() {
     ColloquySettings settings = load("""
         colloquy.llm { base-url = "http://localhost:11434/v1", model = llama3, extra-models = "qwen, mistral,,", provider = ollama }

@@ -23,6 +23,9 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public final class ApiRoutes extends AllDirectives {
 
+  /** The prefix of every path the session, session list and journal routes serve, as their matchers match it. */
+  private static final String SESSIONS = "/v1/sessions";
+
   private final Route route;
 
   public ApiRoutes(SessionRoutes sessions, SessionListRoutes sessionList, JournalRoutes journal, HealthRoutes health,
@@ -47,10 +50,13 @@ public final class ApiRoutes extends AllDirectives {
     RequestGate journalWrites = RequestGate.journalWrites(observability.journalReachable());
     RequestGate newTurns = RequestGate.newTurns(acceptingTurns);
     JsonOnly jsonOnly = new JsonOnly(List.of("/v1/knowledge/ingest"), List.of("/v1/sessions/import"));
-    BiFunction<Principal, String, Route> routes = (principal, traceId) -> concat(journal.route(principal),
-        newTurns.guard(() -> tenantRoutes.apply(principal, traceId)),
-        sessionList.route(principal), pathPrefixTest(PathMatchers.segment("v1").slash("sessions"),
-            () -> newTurns.guard(() -> sessions.route(traceIds, principal))));
+    // Dispatched on the path first: only these three families serve /v1/sessions…, and a turn request
+    // need not build and reject every dialect's and every other family's routes before its own.
+    BiFunction<Principal, String, Route> routes = (principal, traceId) -> extractUri(uri ->
+        uri.path().startsWith(SESSIONS)
+            ? concat(journal.route(principal), sessionList.route(principal),
+                newTurns.guard(() -> sessions.route(traceIds, principal)))
+            : newTurns.guard(() -> tenantRoutes.apply(principal, traceId)));
     // Bodies are read once the caller is known, so an unauthenticated client costs no buffer.
     StrictBodies bodies = new StrictBodies(sessions.settings().requestBodyTimeout());
     BiFunction<Principal, String, Route> owned = limits == null
