@@ -44,7 +44,7 @@ set -euo pipefail
 cd /opt/colloquy
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 java_opts=(-XX:MaxRAMPercentage=75.0 -XX:+ExitOnOutOfMemoryError -XX:+UseG1GC -Xms64m -XX:MaxGCPauseMillis=50
-  -XX:G1PeriodicGCInterval=30000 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30)
+  -XX:G1PeriodicGCInterval=5000 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30)
 if [ "${1:-}" = "serve" ] && [ "${COLLOQUY_CLASS_CACHE:-on}" != "off" ]; then
   java_opts+=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="${COLLOQUY_DATA_DIR}/colloquy-serve.jsa" -Xlog:cds=error)
 fi
