@@ -39,6 +39,7 @@ import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.model.ToolSpec;
 import dev.colloquy.engine.model.offline.OfflineResponder;
+import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tool.EscalateToHumanTool;
 import dev.colloquy.engine.tool.ToolContext;
 import dev.colloquy.engine.tool.Toolbox;
@@ -103,6 +104,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private record SummaryWrittenAhead(HistorySummary.Summarized summarized) implements Command {}
 
   private record IntentKnown(IntentRouter.Routed routed) implements Command {}
+
+  /** The tenant's configuration as the language step reads it (null: it did not answer). */
+  private record RoutingConfigKnown(TenantConfig config) implements Command {}
 
   private record MemoryKnown(MemoryRecall.Recalled recalled) implements Command {}
 
@@ -186,6 +190,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private LanguageStep.Detected language;
   /** How the agent routed the message; null until it has, and for a message forwarded to a human. */
   private IntentRouter.Routed routed;
+  /** Whether the router was started; it may start before the language step reports (see {@link #onRoutingConfigKnown}). */
+  private boolean routing;
+  /** The router's report when it came before the language step's: it is acted on once the language is known. */
+  private IntentKnown routedBeforeLanguage;
   private EscalationReason escalation;
   /** What is known about the session's user; null until the recall has answered. */
   private MemoryRecall.Recalled recalled;
@@ -235,6 +243,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       retrievalEnded = true;
     } else {
       detectLanguage(context);
+      context.pipeToSelf(agent.policies().config(plan.tenantId()),
+          (config, failure) -> new RoutingConfigKnown(failure == null ? config : null));
     }
     if (remembersUser()) {
       context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
@@ -284,7 +294,27 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }
-    route(getContext());
+    if (routedBeforeLanguage != null) {
+      return onIntentKnown(routedBeforeLanguage);
+    }
+    if (!routing) {
+      routing = true;
+      route(getContext());
+    }
+    return this;
+  }
+
+  /**
+   * A tenant that does not translate has its message routed as it was sent, which is what the language
+   * step will report: the router then runs beside the language step instead of after it. Only the
+   * {@code intent} event waits for the language, which it carries.
+   */
+  private Behavior<Command> onRoutingConfigKnown(RoutingConfigKnown known) {
+    if (!routing && language == null && cancelReason == null && known.config() != null
+        && !Boolean.TRUE.equals(known.config().translate())) {
+      routing = true;
+      route(getContext());
+    }
     return this;
   }
 
@@ -327,6 +357,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(SummaryMade.class, this::onSummaryMade)
         .onMessage(SummaryWrittenAhead.class, this::onSummaryWrittenAhead)
         .onMessage(IntentKnown.class, this::onIntentKnown)
+        .onMessage(RoutingConfigKnown.class, this::onRoutingConfigKnown)
         .onMessage(MemoryKnown.class, this::onMemoryKnown)
         .onMessage(MemoriesNoted.class, this::onMemoriesNoted)
         .onMessage(RetrievalEnded.class, this::onRetrieved)
@@ -401,6 +432,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
   private Behavior<Command> onIntentKnown(IntentKnown known) {
+    if (language == null) {
+      routedBeforeLanguage = known;
+      return this;
+    }
+    routedBeforeLanguage = null;
     routed = known.routed();
     agentCalls.add(routed.call());
     getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());

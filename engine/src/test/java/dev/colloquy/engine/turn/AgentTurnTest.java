@@ -192,6 +192,32 @@ class AgentTurnTest {
   }
 
   @Test
+  void theRouterRunsBesideTheLanguageStepWhenTheTenantDoesNotTranslate() throws Exception {
+    java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
+    LanguageDetection held = text -> {
+      uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
+      return java.util.Optional.of("en");
+    };
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call routing = model.nextCall();
+      assertThat(detecting.getCount()).as("routed while the language is still being detected").isOne();
+      detecting.countDown();
+      routing.listener().onToken("conversational");
+      routing.listener().onComplete(new TokenUsage(60, 1));
+      answer(model, "Hi!");
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, true, new RecordingMemoryStore(), CLINIC, held), "thanks!", 0, false);
+
+    assertThat(turn.events()).filteredOn(event -> event instanceof StreamEvent.IntentRouted)
+        .containsExactly(new StreamEvent.IntentRouted(Intent.CONVERSATIONAL, "en"));
+    assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.BY_MODEL);
+    assertThat(turn.text()).isEqualTo("Hi!");
+  }
+
+  @Test
   void anAnswerThatIsNotAnIntentLeavesTheRoutingToTheOfflineRules() throws Exception {
     ScriptedModel model = new ScriptedModel();
     Thread.ofVirtual().start(() -> uncheck(() -> {
