@@ -466,9 +466,7 @@ final class RetrievalBench implements Callable<Integer> {
         long t0 = System.nanoTime();
         float[] vector = model.embed(List.of(question)).getFirst();
         long t1 = System.nanoTime();
-        for (VectorName name : VectorName.values()) {
-          store.searchDense(TENANT, name, vector, CANDIDATES_PER_LIST);
-        }
+        store.searchDenseEach(TENANT, List.of(VectorName.values()), vector, CANDIDATES_PER_LIST);
         store.searchText(TENANT, question, CANDIDATES_PER_LIST);
         long t2 = System.nanoTime();
         hybrid.searchNow(TENANT, question, RECALL_AT);

@@ -132,8 +132,7 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
     Map<String, KnowledgeChunk> byId = new HashMap<>();
     Map<String, Double> bestCosine = new HashMap<>();
     double lowestCosine = 1.0;
-    for (VectorName name : VectorName.values()) {
-      List<ScoredChunk> hits = store.searchDense(tenantId, name, queryVector, perList);
+    for (List<ScoredChunk> hits : store.searchDenseEach(tenantId, List.of(VectorName.values()), queryVector, perList).values()) {
       ids(hits, byId);
       for (ScoredChunk hit : hits) {
         bestCosine.merge(hit.chunk().chunkId(), hit.score(), Math::max);
