@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * any of the chunk's three vectors, clamped to 0..1. A chunk found by BM25 alone gets the lowest
  * cosine seen in the dense rankings, which bounds its own from above (it ranked below all of them).
  *
- * <p>The blocking work (embedding, index searches, reranking) runs on the executor given.
+ * <p>The blocking work (embedding, index searches, reranking) runs on the executor given. The
+ * vectors of recent questions are kept ({@link QueryEmbeddingCache}), so a repeated question costs no
+ * embedding.
  */
 public final class HybridKnowledgeBase implements KnowledgeBase {
 
@@ -51,14 +53,28 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
   private final Executor executor;
   private final RetrievalSettings settings;
   private final SharedTerms sharedTerms = new SharedTerms();
+  private final QueryEmbeddingCache queryVectors;
+
+  /** How many questions' vectors are kept by default: 1,024 of MiniLM's 384 floats, about 1.6 MB. */
+  public static final int DEFAULT_QUERY_CACHE = 1_024;
 
   public HybridKnowledgeBase(
       VectorStore store, EmbeddingModel embeddings, Optional<Reranker> reranker, Executor executor, RetrievalSettings settings) {
+    this(store, embeddings, reranker, executor, settings, DEFAULT_QUERY_CACHE);
+  }
+
+  /**
+   * @param queryCache how many questions' vectors to keep ({@link QueryEmbeddingCache}); 0 embeds
+   *     every question anew (the benchmark's measure of a question never asked before)
+   */
+  public HybridKnowledgeBase(VectorStore store, EmbeddingModel embeddings, Optional<Reranker> reranker, Executor executor,
+      RetrievalSettings settings, int queryCache) {
     this.store = store;
     this.vectors = new ChunkVectors(embeddings);
     this.reranker = reranker;
     this.executor = executor;
     this.settings = settings;
+    this.queryVectors = new QueryEmbeddingCache(queryCache);
   }
 
   /** No reranker, default settings. */
@@ -114,14 +130,13 @@ public final class HybridKnowledgeBase implements KnowledgeBase {
   private record Candidates(List<String> fusedIds, Map<String, KnowledgeChunk> byId, Map<String, Double> bestCosine, double lowestCosine) {}
 
   private Candidates candidates(String tenantId, String query, Mode mode) {
-    float[] queryVector = vectors.embedQuery(query);
+    float[] queryVector = queryVectors.vector(tenantId, query, vectors::embedQuery);
     int perList = settings.candidatesPerList();
     List<List<String>> rankings = new ArrayList<>();
     Map<String, KnowledgeChunk> byId = new HashMap<>();
     Map<String, Double> bestCosine = new HashMap<>();
     double lowestCosine = 1.0;
-    for (VectorName name : VectorName.values()) {
-      List<ScoredChunk> hits = store.searchDense(tenantId, name, queryVector, perList);
+    for (List<ScoredChunk> hits : store.searchDenseEach(tenantId, List.of(VectorName.values()), queryVector, perList).values()) {
       ids(hits, byId);
       for (ScoredChunk hit : hits) {
         bestCosine.merge(hit.chunk().chunkId(), hit.score(), Math::max);

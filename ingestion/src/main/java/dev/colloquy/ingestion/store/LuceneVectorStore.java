@@ -13,6 +13,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,6 +38,7 @@ import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -188,6 +191,35 @@ public final class LuceneVectorStore implements VectorStore {
         .orElse(List.of());
   }
 
+  /** The three searches share one searcher, and a chunk found in several spaces is read and decoded once. */
+  @Override
+  public Map<VectorName, List<ScoredChunk>> searchDenseEach(String tenantId, Collection<VectorName> vectors, float[] query, int limit) {
+    ChunkChecks.requireDimensions(query, dimensions);
+    Map<VectorName, List<ScoredChunk>> hits = new EnumMap<>(VectorName.class);
+    Optional<TenantIndex> index = existingIndex(tenantId);
+    if (index.isEmpty()) {
+      vectors.forEach(vector -> hits.put(vector, List.of()));
+      return hits;
+    }
+    float[] normalized = Vectors.normalized(query);
+    Query filter = searchable(tenantId);
+    try {
+      IndexSearcher searcher = index.get().searchers.acquire();
+      try {
+        Map<Integer, KnowledgeChunk> read = new HashMap<>();
+        for (VectorName vector : vectors) {
+          TopDocs top = searcher.search(new KnnFloatVectorQuery(vectorField(vector), normalized, limit, filter), Math.max(1, limit));
+          hits.put(vector, scored(searcher, top, true, read));
+        }
+        return hits;
+      } finally {
+        index.get().searchers.release(searcher);
+      }
+    } catch (IOException e) {
+      throw storeFailed(e);
+    }
+  }
+
   @Override
   public List<ScoredChunk> searchText(String tenantId, String query, int limit) {
     List<String> terms = EnglishText.queryTerms(analyzer, TEXT, query);
@@ -307,21 +339,35 @@ public final class LuceneVectorStore implements VectorStore {
     try {
       IndexSearcher searcher = index.searchers.acquire();
       try {
-        TopDocs top = searcher.search(query, Math.max(1, limit));
-        List<ScoredChunk> hits = new ArrayList<>(top.scoreDocs.length);
-        for (ScoreDoc hit : top.scoreDocs) {
-          Document stored = searcher.storedFields().document(hit.doc, Set.of(PAYLOAD));
-          KnowledgeChunk chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes).withLatestVersion(true);
-          double score = dense ? 2.0 * hit.score - 1.0 : hit.score;
-          hits.add(new ScoredChunk(chunk, score));
-        }
-        return hits;
+        return scored(searcher, searcher.search(query, Math.max(1, limit)), dense, new HashMap<>());
       } finally {
         index.searchers.release(searcher);
       }
     } catch (IOException e) {
       throw storeFailed(e);
     }
+  }
+
+  /**
+   * The hits' chunks, read through one {@link StoredFields} (each instance holds its own decompression
+   * state); {@code read} holds the chunks already decoded by this searcher, by document number.
+   * Dense scores are Lucene's {@code (1 + cosine) / 2} turned back into the cosine.
+   */
+  private static List<ScoredChunk> scored(IndexSearcher searcher, TopDocs top, boolean dense, Map<Integer, KnowledgeChunk> read)
+      throws IOException {
+    StoredFields storedFields = searcher.storedFields();
+    List<ScoredChunk> hits = new ArrayList<>(top.scoreDocs.length);
+    for (ScoreDoc hit : top.scoreDocs) {
+      KnowledgeChunk chunk = read.get(hit.doc);
+      if (chunk == null) {
+        Document stored = storedFields.document(hit.doc, Set.of(PAYLOAD));
+        chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes).withLatestVersion(true);
+        read.put(hit.doc, chunk);
+      }
+      double score = dense ? 2.0 * hit.score - 1.0 : hit.score;
+      hits.add(new ScoredChunk(chunk, score));
+    }
+    return hits;
   }
 
   private Document document(EmbeddedChunk embedded, boolean latest) {

@@ -2,7 +2,9 @@ package dev.colloquy.ingestion.store;
 
 import dev.colloquy.ingestion.chunk.KnowledgeChunk;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,6 +35,18 @@ public interface VectorStore extends AutoCloseable {
 
   /** Nearest chunks to {@code query} in one vector space, best first; scores are cosine similarities. */
   List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit);
+
+  /**
+   * The nearest chunks to {@code query} in each of {@code vectors}, as {@link #searchDense} gives them
+   * one space at a time; in one call, so a store can read a chunk found in several spaces once.
+   */
+  default Map<VectorName, List<ScoredChunk>> searchDenseEach(String tenantId, Collection<VectorName> vectors, float[] query, int limit) {
+    Map<VectorName, List<ScoredChunk>> hits = new EnumMap<>(VectorName.class);
+    for (VectorName vector : vectors) {
+      hits.put(vector, searchDense(tenantId, vector, query, limit));
+    }
+    return hits;
+  }
 
   /**
    * Best BM25 matches of {@code query} over chunk text and section heading, best first. The query is

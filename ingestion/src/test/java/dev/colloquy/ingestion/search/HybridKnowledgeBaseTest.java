@@ -145,6 +145,31 @@ class HybridKnowledgeBaseTest {
   }
 
   @Test
+  void aRepeatedQuestionIsAnsweredAlikeWithoutEmbeddingItAgain() {
+    var knowledge = new HybridKnowledgeBase(store, model, executor);
+    RetrievalResult first = knowledge.searchNow("acme", "Do gift cards expire?", 3);
+    int callsAfterFirst = model.calls();
+
+    RetrievalResult again = knowledge.searchNow("acme", "Do gift cards expire?", 3);
+
+    assertThat(again).isEqualTo(first);
+    assertThat(model.calls()).isEqualTo(callsAfterFirst);
+    knowledge.searchNow("acme", "How long does shipping take?", 3);
+    assertThat(model.calls()).isEqualTo(callsAfterFirst + 1);
+  }
+
+  @Test
+  void withoutACacheEveryQuestionIsEmbedded() {
+    var knowledge = new HybridKnowledgeBase(store, model, Optional.empty(), executor, RetrievalSettings.defaults(), 0);
+    knowledge.searchNow("acme", "Do gift cards expire?", 3);
+    int callsAfterFirst = model.calls();
+
+    knowledge.searchNow("acme", "Do gift cards expire?", 3);
+
+    assertThat(model.calls()).isEqualTo(callsAfterFirst + 1);
+  }
+
+  @Test
   void otherTenantsAndBlankQueriesFindNothing() {
     var knowledge = new HybridKnowledgeBase(store, model, executor);
 

@@ -95,6 +95,30 @@ public abstract class VectorStoreContract {
   }
 
   @Test
+  void searchingEachVectorSpaceAtOnceFindsWhatSearchingThemOneByOneFinds() {
+    store().upsert("acme", List.of(
+        embedded(chunk("acme", "doc-1", 0, "alpha", "A"), X, Y, Z),
+        embedded(chunk("acme", "doc-1", 1, "beta", "B"), Y, Z, X),
+        embedded(chunk("acme", "doc-1", 2, "gamma", "C"), new float[] {1, 1, 0, 0}, W, W)));
+    store().upsert("globex", List.of(embedded(chunk("globex", "doc-9", 0, "theirs", "T"), X, X, X)));
+    store().publish("acme", "doc-1", List.of());
+    store().publish("globex", "doc-9", List.of());
+
+    Map<VectorName, List<ScoredChunk>> each = store().searchDenseEach("acme", List.of(VectorName.values()), X, 2);
+
+    assertThat(each).containsOnlyKeys(VectorName.values());
+    for (VectorName vector : VectorName.values()) {
+      List<ScoredChunk> alone = store().searchDense("acme", vector, X, 2);
+      assertThat(each.get(vector)).extracting(hit -> hit.chunk().chunkId())
+          .containsExactlyElementsOf(alone.stream().map(hit -> hit.chunk().chunkId()).toList());
+      assertThat(each.get(vector)).extracting(ScoredChunk::score)
+          .containsExactlyElementsOf(alone.stream().map(ScoredChunk::score).toList());
+      assertThat(each.get(vector)).extracting(hit -> hit.chunk().tenantId()).containsOnly("acme");
+    }
+    assertThat(store().searchDenseEach("initech", List.of(VectorName.values()), X, 2).values()).allSatisfy(hits -> assertThat(hits).isEmpty());
+  }
+
+  @Test
   void textSearchIsBm25OverTextAndSectionHeading() {
     store().upsert("acme", List.of(
         embedded(chunk("acme", "doc-1", 0, "Parcels are shipped from our warehouse in Lyon.", "Shipping"), X, X, X),
