@@ -36,9 +36,7 @@ public final class Cli {
     int exit = commandLine()
         .setExecutionExceptionHandler(Cli::oneLine)
         .execute(args);
-    if (exit != 0 || !ServeCommand.serving()) {
-      System.exit(exit);
-    }
+    System.exit(exit);
   }
 
   /** The command line with every subcommand, those contributed by modules on the class path included. */

@@ -8,27 +8,22 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code colloquy serve}: runs a node until SIGTERM, then drains it and exits 0. */
+/** {@code colloquy serve}: runs a node until SIGTERM, then drains it and exits 0 (3 when the cluster downed it). */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = {"Runs the engine. Without COLLOQUY_DB_URL it starts an embedded PostgreSQL under the data directory;"
         + " without COLLOQUY_LLM_BASE_URL the offline responder answers.",
         "Every setting can also be given as an environment variable (see README)."})
 final class ServeCommand implements Callable<Integer> {
 
-  private static volatile boolean serving;
-
   @Option(names = "--port", description = "HTTP port (env COLLOQUY_HTTP_PORT, default 8080)")
   Integer port;
 
   @Option(names = "--data-dir", description = "Data directory (env COLLOQUY_DATA_DIR, default ./data)")
   Path dataDir;
-
-  static boolean serving() {
-    return serving;
-  }
 
   @Override
   public Integer call() {
@@ -41,31 +36,35 @@ final class ServeCommand implements Callable<Integer> {
     }
     Config config = ConfigFactory.parseMap(overrides);
     Colloquy colloquy = Colloquy.start(config);
-    serving = true;
     Runtime.getRuntime().addShutdownHook(new Thread(colloquy::close, "colloquy-shutdown"));
     exitCleanlyOnTerm(colloquy);
-    exitWhenDowned(colloquy);
-    return 0;
+    // The main thread stays until the actor system has stopped and then gives the exit status. Left to
+    // the JVM, the process would end with 0 as soon as the actor system's threads were gone, whatever
+    // the reason, racing any callback that meant to exit with another status.
+    colloquy.system().getWhenTerminated().toCompletableFuture().join();
+    return exitStatus(CoordinatedShutdown.get(colloquy.system()).getShutdownReason().orElse(null));
   }
 
   /** Exit status of a node the cluster downed (the minority of a partition): its supervisor starts it again. */
   static final int DOWNED_EXIT_CODE = 3;
 
   /**
-   * A node the split brain resolver downed has stopped its actor system and is no longer a member;
-   * the process ends too, with {@link #DOWNED_EXIT_CODE}, so that its supervisor (Docker, Kubernetes,
-   * systemd) starts it again and it joins the cluster afresh instead of lingering outside it.
+   * Why the actor system stopped, as an exit status. A node the split brain resolver downed is no
+   * longer a member; it exits with {@link #DOWNED_EXIT_CODE} so that its supervisor (Docker,
+   * Kubernetes, systemd) starts it again and it joins the cluster afresh. A node that could not join,
+   * or whose configuration the cluster refused, exits 1. Every other stop was asked for: 0.
    */
-  private static void exitWhenDowned(Colloquy colloquy) {
-    colloquy.system().getWhenTerminated().thenRun(() -> {
-      boolean downed = org.apache.pekko.actor.CoordinatedShutdown.get(colloquy.system()).getShutdownReason()
-          .map(reason -> reason.equals(org.apache.pekko.actor.CoordinatedShutdown.clusterDowningReason()))
-          .orElse(false);
-      if (downed) {
-        System.err.println("colloquy: this node was downed by the cluster (split brain resolver); exiting to be restarted");
-        System.exit(DOWNED_EXIT_CODE);
-      }
-    });
+  static int exitStatus(CoordinatedShutdown.Reason reason) {
+    if (CoordinatedShutdown.clusterDowningReason().equals(reason)) {
+      System.err.println("colloquy: this node was downed by the cluster (split brain resolver); exiting to be restarted");
+      return DOWNED_EXIT_CODE;
+    }
+    if (CoordinatedShutdown.clusterJoinUnsuccessfulReason().equals(reason)
+        || CoordinatedShutdown.incompatibleConfigurationDetectedReason().equals(reason)) {
+      System.err.println("colloquy: this node stopped because it could not join the cluster (" + reason + ")");
+      return 1;
+    }
+    return 0;
   }
 
   /**

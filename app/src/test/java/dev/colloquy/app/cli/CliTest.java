@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,5 +137,16 @@ class CliTest {
           .isEqualTo(1);
       assertThat(oneLineOfErr()).contains("HTTP port " + port).contains("already in use").contains("--port");
     }
+  }
+
+  @Test
+  void serveExitsWithWhyItsActorSystemStopped() {
+    // A supervisor restarts on a non-zero status: a downed node (3) must come back, an asked-for stop must not.
+    assertThat(ServeCommand.exitStatus(CoordinatedShutdown.clusterDowningReason())).isEqualTo(3);
+    assertThat(ServeCommand.exitStatus(CoordinatedShutdown.clusterJoinUnsuccessfulReason())).isEqualTo(1);
+    assertThat(ServeCommand.exitStatus(CoordinatedShutdown.incompatibleConfigurationDetectedReason())).isEqualTo(1);
+    assertThat(ServeCommand.exitStatus(CoordinatedShutdown.jvmExitReason())).isZero();
+    assertThat(ServeCommand.exitStatus(CoordinatedShutdown.clusterLeavingReason())).isZero();
+    assertThat(ServeCommand.exitStatus(null)).isZero();
   }
 }
