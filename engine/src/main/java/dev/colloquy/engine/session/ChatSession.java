@@ -186,6 +186,16 @@ public final class ChatSession
     static final PassivateIfIdle INSTANCE = new PassivateIfIdle();
   }
 
+  /**
+   * Sharding's stop message: the session passivates, or its shard moves to another node (a rebalance
+   * after a node joined, or this node leaving). It stops once no turn runs here, so a turn is never
+   * cut short by a move; sharding holds the session's other messages meanwhile and forces the stop
+   * after its hand-off timeout.
+   */
+  record StopWhenIdle() implements Command {
+    static final StopWhenIdle INSTANCE = new StopWhenIdle();
+  }
+
   // ---- replies: each command names the one it gets ----
 
   /** What {@link Open}, {@link Get}, {@link Close} and {@link CloseIfIdle} get. */
@@ -433,6 +443,8 @@ public final class ChatSession
   private boolean loaded;
   /** Set once this incarnation has asked sharding to stop it. */
   private boolean leaving;
+  /** Set once sharding has asked this incarnation to stop ({@link StopWhenIdle}): no turn starts here any more. */
+  private boolean stopping;
 
   private ChatSession(
       String sessionId,
@@ -469,7 +481,8 @@ public final class ChatSession
   /** Registers the entity with cluster sharding on this node; returns the region to send envelopes to. */
   public static ActorRef<ShardingEnvelope<Command>> init(ActorSystem<?> system, EngineServices services) {
     return ClusterSharding.get(system)
-        .init(Entity.of(ENTITY_KEY, entity -> create(entity.getEntityId(), services, entity.getShard())));
+        .init(Entity.of(ENTITY_KEY, entity -> create(entity.getEntityId(), services, entity.getShard()))
+            .withStopMessage(StopWhenIdle.INSTANCE));
   }
 
   @Override
@@ -597,6 +610,7 @@ public final class ChatSession
       case SupervisorStopped stopped -> onSupervisorStopped(state, stopped.turnId());
       case FailInterruptedTurns fail -> onFailInterruptedTurns(state);
       case PassivateIfIdle idle -> onPassivateIfIdle();
+      case StopWhenIdle stop -> onStopWhenIdle();
     };
   }
 
@@ -630,6 +644,7 @@ public final class ChatSession
 
   private ReplyEffect<Event, SessionState> onOpeningArrived(SessionState state, OpeningArrived arrived) {
     awaitingOpening = false;
+    stopIfAsked();
     return switch (arrived.request()) {
       case OpenFork fork -> arrived.failure() != null ? openingLost(fork.replyTo(), arrived.failure(), "fork's turns")
           : onOpenFork(fork, arrived.events());
@@ -701,6 +716,10 @@ public final class ChatSession
     if (services.turns().draining()) {
       return Effect().reply(start.replyTo(), new Rejected(SHUTTING_DOWN,
           "This node is shutting down and takes no new turns; try again in a moment", null));
+    }
+    if (stopping) {
+      return Effect().reply(start.replyTo(), new Rejected(SHUTTING_DOWN,
+          "This session is moving to another node; try again in a moment", null));
     }
     Rejected invalid = validate(start);
     if (invalid != null) {
@@ -1000,10 +1019,29 @@ public final class ChatSession
   }
 
   private void startNextQueued(SessionState state) {
-    if (!closing && supervisors.isEmpty() && !services.turns().draining()) {
+    if (!closing && supervisors.isEmpty() && !services.turns().draining() && !stopping) {
       state.runningTurn().ifPresent(next ->
           startTurn(state, next));
     }
+    stopIfAsked();
+  }
+
+  private ReplyEffect<Event, SessionState> onStopWhenIdle() {
+    stopping = true;
+    cancelPassivationCheck();
+    return idle() ? Effect().stop().thenNoReply() : Effect().noReply();
+  }
+
+  /** The running turn has ended: a stop sharding asked for meanwhile happens now. */
+  private void stopIfAsked() {
+    if (stopping && idle()) {
+      context.getSelf().tell(StopWhenIdle.INSTANCE);
+    }
+  }
+
+  /** Nothing runs here that stopping would cut short: no turn, no fork or import on its way in. */
+  private boolean idle() {
+    return supervisors.isEmpty() && !awaitingOpening;
   }
 
   private ReplyEffect<Event, SessionState> onSupervisorStopped(SessionState state, String turnId) {
@@ -1012,6 +1050,7 @@ public final class ChatSession
     transcripts.remove(turnId);
     var turn = state.turn(turnId);
     if (turn.isEmpty() || !turn.get().pending()) {
+      stopIfAsked();
       return Effect().noReply();
     }
     TurnLogContext.run(TurnLogContext.of(turn.get().traceId(), state.tenantId(), sessionId, turnId),
