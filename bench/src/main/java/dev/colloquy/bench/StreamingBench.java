@@ -151,7 +151,23 @@ final class StreamingBench implements Callable<Integer> {
   }
 
   private record Level(int streams, TurnLoad.Result floor, TurnLoad.Result engine, double engineCpu,
-      double compilerCpu, double databaseCpu, String load) {}
+      double compilerCpu, double databaseCpu, PassCpu floorCpu, PassCpu engineSideCpu, String load) {}
+
+  /**
+   * What the mock and this process's clients spent over one pass, in CPU seconds: with the node's and
+   * its PostgreSQL's, what the pass cost the machine's two cores.
+   */
+  private record PassCpu(double mock, double clients) {
+
+    static PassCpu since(PassCpu start, MockProcess mock) {
+      PassCpu now = now(mock);
+      return new PassCpu(now.mock() - start.mock(), now.clients() - start.clients());
+    }
+
+    static PassCpu now(MockProcess mock) {
+      return new PassCpu(ProcStat.cpuSeconds(mock.pid()), ProcStat.cpuSeconds(ProcessHandle.current().pid()));
+    }
+  }
 
   /** What the node spends doing nothing: its CPU per second and its PostgreSQL's, measured before any load. */
   private record Idle(double engineCpuPerSecond, double databaseCpuPerSecond) {}
@@ -171,7 +187,10 @@ final class StreamingBench implements Callable<Integer> {
     TurnLoad.Shape shape = new TurnLoad.Shape(streams, Duration.ofSeconds(passSeconds),
         Duration.ofMillis(Math.min(rampUpMs, passSeconds * 500L)), Integer.MAX_VALUE);
     List<String> sessions = engine.openSessions(client, streams);
+    PassCpu floorStart = PassCpu.now(mock);
     TurnLoad.Result floor = TurnLoad.run(clients, StreamTargets.floor(mock.baseUrl()), shape);
+    PassCpu floorCpu = PassCpu.since(floorStart, mock);
+    PassCpu engineSideStart = PassCpu.now(mock);
     double engineCpu = engine.engineCpuSeconds();
     double compilerCpu = engine.compilerCpuSeconds();
     double databaseCpu = engine.databaseCpuSeconds();
@@ -184,11 +203,13 @@ final class StreamingBench implements Callable<Integer> {
     if (jfrDir != null) {
       Jcmd.run(engine.pid(), "JFR.stop", "name=pass");
     }
+    PassCpu engineSideCpu = PassCpu.since(engineSideStart, mock);
     engineCpu = engine.engineCpuSeconds() - engineCpu;
     compilerCpu = engine.compilerCpuSeconds() - compilerCpu;
     databaseCpu = engine.databaseCpuSeconds() - databaseCpu;
     engine.requireAlive();
-    return new Level(streams, floor, through, engineCpu, compilerCpu, databaseCpu, Machine.load());
+    return new Level(streams, floor, through, engineCpu, compilerCpu, databaseCpu, floorCpu, engineSideCpu,
+        Machine.load());
   }
 
   private void printLevels(List<Level> levels, Idle idle) {
@@ -220,6 +241,24 @@ final class StreamingBench implements Callable<Integer> {
           added(ttft, floorTtft, 50), added(ttft, floorTtft, 99),
           ms(floorGap, 50), ms(floorGap, 99), ms(gap, 50), ms(gap, 99),
           added(gap, floorGap, 50), added(gap, floorGap, 99));
+    }
+    System.out.println();
+    System.out.println("Where the machine's CPU went in each pass, per turn (the JIT's included) and as cores busy"
+        + " over the pass:");
+    System.out.println();
+    System.out.println("| streams | floor: mock / clients CPU/turn | floor: cores busy | node pass: mock / clients"
+        + " CPU/turn | node pass: node + PostgreSQL CPU/turn | node pass: cores busy |");
+    System.out.println("|---|---|---|---|---|---|");
+    for (Level level : levels) {
+      long floorTurns = Math.max(1, level.floor().turns());
+      long turns = Math.max(1, level.engine().turns());
+      double nodeSide = level.engineCpu() + level.databaseCpu();
+      System.out.printf("| %d | %.2f / %.2f ms | %.2f | %.2f / %.2f ms | %.2f ms | %.2f |%n", level.streams(),
+          1000 * level.floorCpu().mock() / floorTurns, 1000 * level.floorCpu().clients() / floorTurns,
+          (level.floorCpu().mock() + level.floorCpu().clients()) / level.floor().seconds(),
+          1000 * level.engineSideCpu().mock() / turns, 1000 * level.engineSideCpu().clients() / turns,
+          1000 * nodeSide / turns,
+          (level.engineSideCpu().mock() + level.engineSideCpu().clients() + nodeSide) / level.engine().seconds());
     }
     for (Level level : levels) {
       if (!level.engine().failures().isEmpty() || !level.floor().failures().isEmpty()) {
