@@ -262,7 +262,8 @@ final class StreamingBench implements Callable<Integer> {
     }
     for (Level level : levels) {
       if (!level.engine().failures().isEmpty() || !level.floor().failures().isEmpty()) {
-        System.out.printf("%nFailures at %d streams: floor %s, node %s%n", level.streams(), level.floor().failures(),
+        System.out.printf("%nFailures at %d streams: floor %s %s, node %s %s%n", level.streams(),
+            level.floor().failureKinds(), level.floor().failures(), level.engine().failureKinds(),
             level.engine().failures());
       }
     }
@@ -302,7 +303,8 @@ final class StreamingBench implements Callable<Integer> {
           added(through.ttftMicros(), floor.ttftMicros(), 99), probe.liveHeap(), probe.rss(), loadBefore,
           Machine.load());
       if (!floor.failures().isEmpty() || !through.failures().isEmpty()) {
-        System.out.println("\nFailures: floor " + floor.failures() + ", node " + through.failures());
+        System.out.println("\nFailures: floor " + floor.failureKinds() + " " + floor.failures() + ", node "
+            + through.failureKinds() + " " + through.failures());
       }
     }
   }

@@ -4,6 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,7 +56,8 @@ final class TurnLoad {
    * did not complete.
    */
   record Result(int streams, long turns, long failedTurns, long refused, long tokens, double seconds,
-      Histogram ttftMicros, Histogram interTokenMicros, int peakOpen, List<String> failures) {
+      Histogram ttftMicros, Histogram interTokenMicros, int peakOpen, List<String> failures,
+      Map<String, Long> failureKinds) {
 
     double turnsPerSecond() {
       return turns / seconds;
@@ -60,6 +66,8 @@ final class TurnLoad {
 
   private static final int FAILURES_KEPT = 5;
   private static final int MOST_ATTEMPTS = 100;
+  /** How much of a failed turn's last line a failure keeps: its code and the start of its message. */
+  private static final int FAILED_LINE_KEPT = 300;
 
   private TurnLoad() {}
 
@@ -83,6 +91,7 @@ final class TurnLoad {
     AtomicInteger open = new AtomicInteger();
     AtomicInteger peakOpen = new AtomicInteger();
     List<String> failures = Collections.synchronizedList(new ArrayList<>());
+    Map<String, Long> failureKinds = new ConcurrentHashMap<>();
     long started = System.nanoTime();
     long deadline = started + shape.duration().toNanos();
     try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -98,6 +107,7 @@ final class TurnLoad {
               turns.incrementAndGet();
             } catch (Exception e) {
               failed.incrementAndGet();
+              failureKinds.merge(kind(e), 1L, Long::sum);
               if (failures.size() < FAILURES_KEPT) {
                 failures.add(described(e));
               }
@@ -109,7 +119,15 @@ final class TurnLoad {
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     return new Result(shape.streams(), turns.get(), failed.get(), refused.get(), tokens.get(), seconds, ttft,
-        interToken, peakOpen.get(), List.copyOf(failures));
+        interToken, peakOpen.get(), List.copyOf(failures), new TreeMap<>(failureKinds));
+  }
+
+  private static final Pattern CODE = Pattern.compile("\"code\":\"([A-Z_]+)\"");
+
+  /** A failure counted by kind: a failed turn's error code, else the exception's class. */
+  private static String kind(Exception failure) {
+    Matcher code = CODE.matcher(String.valueOf(failure.getMessage()));
+    return code.find() ? code.group(1) : failure.getClass().getSimpleName();
   }
 
   /** The failure and its first cause: OkHttp's "exhausted all routes" says nothing of why a connect failed. */
@@ -162,7 +180,8 @@ final class TurnLoad {
           }
           // Read on to the end of the response, so that its connection is reused for the next turn.
           case COMPLETED -> completed = true;
-          case FAILED -> throw new IllegalStateException("the turn failed after " + received + " tokens");
+          case FAILED -> throw new IllegalStateException("the turn failed after " + received + " tokens: "
+              + line.substring(0, Math.min(line.length(), FAILED_LINE_KEPT)));
           case OTHER -> { }
         }
       }
