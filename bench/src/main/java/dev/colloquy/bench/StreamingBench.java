@@ -94,6 +94,11 @@ final class StreamingBench implements Callable<Integer> {
       description = "The node talks to the mock over HTTP/2 with prior knowledge (the soak always does)")
   boolean http2;
 
+  @Option(names = "--soak-floor-http2",
+      description = "The soak's floor clients read the mock over HTTP/2 too, as the node does: which part of the"
+          + " soak's cost is the mock's HTTP/2")
+  boolean soakFloorHttp2;
+
   @Option(names = "--engine-java-opts", defaultValue = "",
       description = "Further JVM options of the node, e.g. a flight recording (split on spaces)")
   String engineJavaOpts;
@@ -282,7 +287,9 @@ final class StreamingBench implements Callable<Integer> {
         MockProcess mock = MockProcess.start(soakTokens, soakTtftMs, soakDelayMs, true, List.of());
         EngineProcess engine = EngineProcess.start(mock.baseUrl(), jvmOptions, settings(true), client)) {
       OkHttpClient streams = TurnLoad.client();
-      TurnLoad.Result floor = TurnLoad.run(streams, StreamTargets.floor(mock.baseUrl()), shape);
+      OkHttpClient floorStreams = soakFloorHttp2 ? TurnLoad.http2Client() : streams;
+      TurnLoad.Result floor = TurnLoad.run(floorStreams, StreamTargets.floor(mock.baseUrl()), shape);
+      floorStreams.connectionPool().evictAll();
       // The floor's connections would stay pooled for minutes: with the node's as many again, this
       // process would pass the machine's 20,000 open files and fail to connect.
       streams.connectionPool().evictAll();

@@ -73,8 +73,17 @@ final class TurnLoad {
 
   /** The clients' connections: every stream's kept for its next turn, no timeout on a long stream. */
   static OkHttpClient client() {
+    return client(Protocol.HTTP_1_1);
+  }
+
+  /** Clients that share a few HTTP/2 connections (prior knowledge, no TLS), as the node does with the model. */
+  static OkHttpClient http2Client() {
+    return client(Protocol.H2_PRIOR_KNOWLEDGE);
+  }
+
+  private static OkHttpClient client(Protocol protocol) {
     return new OkHttpClient.Builder()
-        .protocols(List.of(Protocol.HTTP_1_1))
+        .protocols(List.of(protocol))
         .connectionPool(new ConnectionPool(20_000, 5, TimeUnit.MINUTES))
         .readTimeout(Duration.ZERO)
         .callTimeout(Duration.ZERO)
