@@ -13,6 +13,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limit.functions.SquareRootFunction;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.stream.javadsl.Source;
 
@@ -21,9 +25,15 @@ import org.apache.pekko.stream.javadsl.Source;
  * is asked for: one among the turns being accepted, given back once the session has answered (the
  * turn is journaled, or refused), which bounds the writes to the journal; and one among the turns
  * starting, given back at the turn's first token or the end of its stream, which bounds the turns
- * waiting for their model (memory, since waiting costs no CPU). Requests that find either bound
- * reached wait in a bounded queue, without a thread, for at most the queue timeout; past either
- * bound they are refused with {@link ErrorCode#OVERLOADED}, before the session hears of them.
+ * waiting for their model. Requests that find either bound reached wait in a bounded queue, without
+ * a thread, for at most the queue timeout; past either bound they are refused with
+ * {@link ErrorCode#OVERLOADED}, before the session hears of them.
+ *
+ * <p>The bound on turns starting adapts between the settings' minimum and maximum: each turn's time
+ * from its place to its first token is a sample of Netflix's gradient limit, which lowers the bound
+ * as starts take longer than their long-run average and raises it while they do not. A node whose
+ * starts slow down (its CPU, its journal or its model cannot keep up) thus stops taking new turns
+ * before the ones it took wait out their first-token timeout.
  */
 public final class Admission {
 
@@ -39,13 +49,32 @@ public final class Admission {
 
   private final AdmissionSettings settings;
   private final Deque<CompletableFuture<Place>> queue = new ArrayDeque<>();
-  private int freeAccepting;
-  private int freeStarting;
+  /** How many turns may be starting now; its samples are taken outside this object's lock. */
+  private final Limit startingLimit;
+  private final LongSupplier nanoClock;
+  private int accepting;
+  private int starting;
 
   public Admission(AdmissionSettings settings) {
+    this(settings, System::nanoTime);
+  }
+
+  /** With the clock that times each turn's start (tests set it). */
+  Admission(AdmissionSettings settings, LongSupplier nanoClock) {
     this.settings = settings;
-    this.freeAccepting = settings.maxAccepting();
-    this.freeStarting = settings.maxStarting();
+    this.nanoClock = nanoClock;
+    this.startingLimit = Gradient2Limit.newBuilder()
+        .initialLimit(settings.minStarting())
+        .minLimit(settings.minStarting())
+        .maxConcurrency(settings.maxStarting())
+        // Room to grow by the square root of the limit per quick start: from the minimum to thousands
+        // within a few hundred starts, while a slow one takes about a tenth off.
+        .queueSize(SquareRootFunction.create(4))
+        // The long-run average start is taken over this many starts (the library's 600): at hundreds
+        // of starts a second a shorter one made an overload the new normal within seconds, and the
+        // limit climbed back while the turns it let in waited out their first-token timeout.
+        .longWindow(10_000)
+        .build();
   }
 
   /**
@@ -55,6 +84,7 @@ public final class Admission {
   public final class Place {
     private final AtomicBoolean accepted = new AtomicBoolean();
     private final AtomicBoolean left = new AtomicBoolean();
+    private long grantedNanos;
 
     private Place() {}
 
@@ -64,8 +94,21 @@ public final class Admission {
      * straight back (see {@link #handOver}); a release scheduled for it would give them back twice.
      */
     private Place granted() {
+      grantedNanos = nanoClock.getAsLong();
       CompletableFuture.delayedExecutor(LONGEST_HOLD.toMillis(), TimeUnit.MILLISECONDS).execute(this::leave);
       return this;
+    }
+
+    /**
+     * The turn has its first token, or ended before one: how long that took is a sample of the limit
+     * on turns starting, and the place goes back.
+     */
+    void started() {
+      if (!left.get()) {
+        startingLimit.onSample(grantedNanos, nanoClock.getAsLong() - grantedNanos, startingNow(), false);
+      }
+      // Giving the place back also lets in whoever waits, under the limit the sample set.
+      leave();
     }
 
     /** The session has answered the turn's start: its acceptance is journaled (or it was refused). */
@@ -99,7 +142,7 @@ public final class Admission {
       return frames
           .map(frame -> {
             if (frame.event() instanceof StreamEvent.Token || frame.terminal()) {
-              leave();
+              started();
             }
             return frame;
           })
@@ -114,9 +157,9 @@ public final class Admission {
   public CompletionStage<Place> enter() {
     CompletableFuture<Place> waiting;
     synchronized (this) {
-      if (queue.isEmpty() && freeAccepting > 0 && freeStarting > 0) {
-        freeAccepting--;
-        freeStarting--;
+      if (queue.isEmpty() && freeAccepting() > 0 && free() > 0) {
+        accepting++;
+        starting++;
         return CompletableFuture.completedFuture(new Place().granted());
       }
       if (queue.size() >= settings.queueSize()) {
@@ -163,37 +206,46 @@ public final class Admission {
     });
   }
 
-  /** Places now free among the turns starting; for tests and metrics. */
+  /** Places now free among the turns starting, under the limit as it stands; for tests and metrics. */
   synchronized int free() {
-    return freeStarting;
+    return Math.max(0, startingLimit.getLimit() - starting);
   }
 
   /** Places now free among the turns being accepted; for tests and metrics. */
   synchronized int freeAccepting() {
-    return freeAccepting;
+    return settings.maxAccepting() - accepting;
+  }
+
+  /** How many turns may be starting at once now. */
+  public int startingLimit() {
+    return startingLimit.getLimit();
+  }
+
+  private synchronized int startingNow() {
+    return starting;
   }
 
   /**
    * Places given back go to the requests waiting, first come first served, as long as both kinds
    * are free; the rest stay free.
    */
-  private void handOver(int accepting, int starting) {
+  private void handOver(int acceptingLeft, int startingLeft) {
     synchronized (this) {
-      freeAccepting += accepting;
-      freeStarting += starting;
+      accepting -= acceptingLeft;
+      starting -= startingLeft;
     }
     while (true) {
       CompletableFuture<Place> next;
       synchronized (this) {
-        if (freeAccepting == 0 || freeStarting == 0) {
+        if (freeAccepting() <= 0 || free() <= 0) {
           return;
         }
         next = queue.pollFirst();
         if (next == null) {
           return;
         }
-        freeAccepting--;
-        freeStarting--;
+        accepting++;
+        starting++;
       }
       Place place = new Place();
       if (next.complete(place)) {
@@ -201,8 +253,8 @@ public final class Admission {
       } else {
         // It gave up waiting: its places go back.
         synchronized (this) {
-          freeAccepting++;
-          freeStarting++;
+          accepting--;
+          starting--;
         }
       }
     }

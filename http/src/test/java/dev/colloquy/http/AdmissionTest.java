@@ -8,7 +8,9 @@ import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnEnding;
 import dev.colloquy.engine.domain.TurnFrame;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +84,65 @@ class AdmissionTest {
 
     assertThat(waiting).isCompleted();
     assertThat(admission.freeAccepting()).isEqualTo(3);
+  }
+
+  /** Starts {@code count} turns and lets each reach its first token {@code took} after its place. */
+  private static void startsTaking(Admission admission, AtomicLong clock, int count, Duration took) {
+    List<Admission.Place> places = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      places.add(admission.enter().toCompletableFuture().join());
+    }
+    clock.addAndGet(took.toNanos());
+    places.forEach(Admission.Place::started);
+  }
+
+  @Test
+  void startsThatTakeLongerThanTheyUsedToLowerTheLimitAndNewTurnsWaitThenAreRefused() {
+    AtomicLong clock = new AtomicLong();
+    Admission admission = new Admission(new AdmissionSettings(10_000, 16, 4096, 0, Duration.ofSeconds(1)), clock::get);
+    assertThat(admission.startingLimit()).as("the limit starts at its minimum").isEqualTo(16);
+    for (int round = 0; round < 20; round++) {
+      startsTaking(admission, clock, admission.startingLimit(), Duration.ofMillis(500));
+    }
+    int grown = admission.startingLimit();
+    assertThat(grown).as("quick starts at the limit raise it").isGreaterThan(100);
+
+    for (int round = 0; round < 10; round++) {
+      startsTaking(admission, clock, admission.startingLimit(), Duration.ofSeconds(20));
+    }
+
+    int lowered = admission.startingLimit();
+    assertThat(lowered).as("starts forty times slower lower it").isLessThan(grown / 2).isGreaterThanOrEqualTo(16);
+    List<Admission.Place> held = new ArrayList<>();
+    for (int i = 0; i < lowered; i++) {
+      held.add(admission.enter().toCompletableFuture().join());
+    }
+    assertThat(refusal(admission.enter().toCompletableFuture())).isEqualTo(ErrorCode.OVERLOADED.name());
+    held.forEach(Admission.Place::leave);
+  }
+
+  @Test
+  void aLimitOnlyAdaptsWhileTheTurnsStartingReachHalfOfIt() {
+    AtomicLong clock = new AtomicLong();
+    Admission admission = new Admission(new AdmissionSettings(10_000, 16, 4096, 0, Duration.ofSeconds(1)), clock::get);
+
+    for (int round = 0; round < 50; round++) {
+      startsTaking(admission, clock, 4, Duration.ofSeconds(round % 2 == 0 ? 1 : 30));
+    }
+
+    assertThat(admission.startingLimit()).as("four at a time never come near a limit of 16").isEqualTo(16);
+  }
+
+  @Test
+  void aFixedBoundStaysWhereItIsHoweverLongStartsTake() {
+    AtomicLong clock = new AtomicLong();
+    Admission admission = new Admission(new AdmissionSettings(100, 8, 8, 0, Duration.ofSeconds(1)), clock::get);
+
+    for (int round = 0; round < 10; round++) {
+      startsTaking(admission, clock, 8, Duration.ofSeconds(round < 5 ? 1 : 60));
+    }
+
+    assertThat(admission.startingLimit()).isEqualTo(8);
   }
 
   @Test
