@@ -26,9 +26,11 @@ public record SessionSettings(
 
   /**
    * A running turn journals what it has streamed every {@code frames} frames or every {@code interval},
-   * whichever comes first, so that another node can take it over after a crash.
+   * whichever comes first, so that another node can take it over after a crash. A node writes at most
+   * {@code maxWriting} checkpoints at once; a turn whose checkpoint finds none free tries again at its
+   * next interval, streaming on within its reserve meanwhile.
    */
-  public record Checkpoint(int frames, Duration interval) {
+  public record Checkpoint(int frames, Duration interval, int maxWriting) {
 
     /**
      * How many frames a turn may stream beyond its last journaled checkpoint: two intervals, so the
@@ -53,6 +55,7 @@ public record SessionSettings(
         reader.positiveDuration("colloquy.session.idle-check-interval"),
         reader.intInRange("colloquy.session.max-turns", 1, MAX_TURNS),
         new Checkpoint(reader.intInRange("colloquy.session.checkpoint.frames", 1, 100_000),
-            reader.positiveDuration("colloquy.session.checkpoint.interval")));
+            reader.positiveDuration("colloquy.session.checkpoint.interval"),
+            reader.intInRange("colloquy.session.checkpoint.max-writing", 1, 1_000_000)));
   }
 }

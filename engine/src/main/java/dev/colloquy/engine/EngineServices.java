@@ -21,6 +21,7 @@ import java.util.function.BooleanSupplier;
  * succeed never holds up its commands). {@code logContent} is false in production: no message content
  * may reach a log line.
  * {@code agent} is what the agent's steps of a turn need (the tenants' configurations, its settings).
+ * {@code checkpointWrites} bounds the checkpoints the node's sessions write at once.
  */
 public record EngineServices(
     SessionSettings session,
@@ -34,7 +35,17 @@ public record EngineServices(
     TenantInstructions instructions,
     FailoverPolicy failover,
     BooleanSupplier journalReachable,
-    AgentServices agent) {
+    AgentServices agent,
+    CheckpointWrites checkpointWrites) {
+
+  /** Services of one node, whose checkpoint writes are bounded as its session settings say. */
+  public EngineServices(SessionSettings session, LlmSettings llm, ModelCatalog models, KnowledgeBase knowledge,
+      InFlight turns, EngineMetrics metrics, boolean logContent, AnswerBudgets answerBudgets,
+      TenantInstructions instructions, FailoverPolicy failover, BooleanSupplier journalReachable,
+      AgentServices agent) {
+    this(session, llm, models, knowledge, turns, metrics, logContent, answerBudgets, instructions, failover,
+        journalReachable, agent, new CheckpointWrites(session.checkpoint().maxWriting()));
+  }
 
   /** The {@code max_tokens} of reference.conf, for services built without the tenants' configurations. */
   public static final int DEFAULT_MAX_TOKENS = 1024;

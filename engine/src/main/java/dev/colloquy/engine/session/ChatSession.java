@@ -445,6 +445,8 @@ public final class ChatSession
   private boolean leaving;
   /** Set once sharding has asked this incarnation to stop ({@link StopWhenIdle}): no turn starts here any more. */
   private boolean stopping;
+  /** Set while this session holds one of the node's places for checkpoint writes (see {@link #onCheckpoint}). */
+  private boolean writingCheckpoint;
 
   private ChatSession(
       String sessionId,
@@ -526,6 +528,8 @@ public final class ChatSession
         })
         .onSignal(PostStop.instance(), state -> {
           cancelPassivationCheck();
+          // A checkpoint whose write failed stopped the session before it could give its place back.
+          checkpointWriteEnded();
           if (loaded) {
             services.metrics().sessionUnloaded();
           }
@@ -1144,20 +1148,30 @@ public final class ChatSession
     if (supervisor == null || turn.isEmpty() || !turn.get().pending()) {
       return Effect().noReply();
     }
-    if (!services.journalReachable().getAsBoolean()) {
-      // The write would hold up every command (a cancel too) until it failed; the turn streams no
-      // frame beyond its reservation meanwhile, and its next checkpoint takes these frames again.
+    // The write would hold up every command (a cancel too) until it failed, or wait in a journal queue
+    // already as long as the node allows (CheckpointWrites); the turn streams no frame beyond its
+    // reservation meanwhile, and its next checkpoint takes these frames again.
+    if (!services.journalReachable().getAsBoolean() || !services.checkpointWrites().tryStart()) {
       supervisor.tell(new TurnSupervisor.CheckpointSkipped());
       return Effect().noReply();
     }
+    writingCheckpoint = true;
     long persisting = System.nanoTime();
     return Effect()
         .persist(new TurnCheckpointed(checkpoint.turnId(), checkpoint.checkpoint(), Instant.now()))
         .thenRun(after -> {
+          checkpointWriteEnded();
           journaled(persisting);
           supervisor.tell(new TurnSupervisor.CheckpointJournaled(checkpoint.checkpoint().reservedThrough()));
         })
         .thenNoReply();
+  }
+
+  private void checkpointWriteEnded() {
+    if (writingCheckpoint) {
+      writingCheckpoint = false;
+      services.checkpointWrites().ended();
+    }
   }
 
   private ReplyEffect<Event, SessionState> onPassivateIfIdle() {

@@ -50,6 +50,18 @@ final class TurnStreamProbe {
     return frames.expectMessageClass(TurnFrame.class, wait);
   }
 
+  /** The frames that arrive until none has come for {@code quiet}. */
+  List<TurnFrame> untilQuiet(Duration quiet) {
+    List<TurnFrame> seen = new ArrayList<>();
+    while (true) {
+      try {
+        seen.add(frames.receiveMessage(quiet));
+      } catch (AssertionError none) {
+        return seen;
+      }
+    }
+  }
+
   /** Every frame up to and including the terminal one. */
   List<TurnFrame> untilTerminal() {
     List<TurnFrame> seen = new ArrayList<>();
