@@ -27,11 +27,8 @@ public record AdmissionSettings(int maxAccepting, int minStarting, int maxStarti
 
   static AdmissionSettings create(SettingsReader reader) {
     int maxStarting = reader.intInRange("colloquy.admission.max-starting", 1, 1_000_000);
-    int minStarting = reader.intInRange("colloquy.admission.min-starting", 1, 1_000_000);
-    if (minStarting > maxStarting) {
-      throw reader.invalid("colloquy.admission.min-starting",
-          "must be at most colloquy.admission.max-starting (" + maxStarting + "), was " + minStarting);
-    }
+    // A max-starting set below the floor is a fixed bound: the operator asked for no more than that.
+    int minStarting = Math.min(maxStarting, reader.intInRange("colloquy.admission.min-starting", 1, 1_000_000));
     return new AdmissionSettings(
         reader.intInRange("colloquy.admission.max-accepting", 1, 1_000_000),
         minStarting,

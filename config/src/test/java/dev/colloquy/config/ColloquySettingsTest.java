@@ -41,6 +41,23 @@ class ColloquySettingsTest {
   }
 
   @Test
+  void turnsStartingAdaptBetweenTheirBoundsAndAMaximumBelowTheFloorIsAFixedBound() {
+    AdmissionSettings defaults = load("").admission();
+    assertThat(defaults.minStarting()).isEqualTo(256);
+    assertThat(defaults.maxStarting()).isEqualTo(4096);
+    assertThat(load("colloquy.session.checkpoint.max-writing = 8").session().checkpoint().maxWriting()).isEqualTo(8);
+
+    AdmissionSettings fixed = load("colloquy.admission.max-starting = 10").admission();
+
+    assertThat(fixed.minStarting()).isEqualTo(10);
+    assertThat(fixed.maxStarting()).isEqualTo(10);
+    assertThatThrownBy(() -> load("colloquy.admission.min-starting = 0"))
+        .isInstanceOf(SettingsException.class).hasMessageContaining("colloquy.admission.min-starting");
+    assertThatThrownBy(() -> load("colloquy.session.checkpoint.max-writing = 0"))
+        .isInstanceOf(SettingsException.class).hasMessageContaining("colloquy.session.checkpoint.max-writing");
+  }
+
+  @Test
   void webSearchIsOffUntilAUrlIsSetAndItsKeyIsNeverPrinted() {
     assertThat(load("").agent().tools().webSearch().enabled()).isFalse();
     assertThat(load("").agent().tools().dataLookup().timeout()).isEqualTo(Duration.ofSeconds(5));
