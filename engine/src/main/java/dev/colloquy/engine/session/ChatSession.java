@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -190,7 +191,8 @@ public final class ChatSession
    * Sharding's stop message: the session passivates, or its shard moves to another node (a rebalance
    * after a node joined, or this node leaving). It stops once no turn runs here, so a turn is never
    * cut short by a move; sharding holds the session's other messages meanwhile and forces the stop
-   * after its hand-off timeout.
+   * after its hand-off timeout. A node that stops without a drain stops its sessions at once (see
+   * {@link #stoppingWithoutDrain}).
    */
   record StopWhenIdle() implements Command {
     static final StopWhenIdle INSTANCE = new StopWhenIdle();
@@ -1033,7 +1035,18 @@ public final class ChatSession
   private ReplyEffect<Event, SessionState> onStopWhenIdle() {
     stopping = true;
     cancelPassivationCheck();
-    return idle() ? Effect().stop().thenNoReply() : Effect().noReply();
+    return idle() || stoppingWithoutDrain() ? Effect().stop().thenNoReply() : Effect().noReply();
+  }
+
+  /**
+   * The node is stopping without a drain: its embedding program closed it, or the cluster downed it,
+   * and the survivors start this session elsewhere once the removal margin has passed. Waiting for the
+   * turn would keep a second writer; the turn ends interrupted when the session next recovers, as a
+   * crash's would. (A node stopped by a signal drains first, and its turns end within the drain.)
+   */
+  private boolean stoppingWithoutDrain() {
+    return CoordinatedShutdown.get(context.getSystem()).getShutdownReason().isPresent()
+        && !services.turns().draining();
   }
 
   /** The running turn has ended: a stop sharding asked for meanwhile happens now. */
