@@ -55,7 +55,8 @@ class NetworkPartitionTest {
       partition.watcher.join(Duration.ofSeconds(10));
 
       String report = round + "\nreadiness of the cut-off node from its side (ms after the cut: status, on each change): "
-          + partition.changes() + "; exited " + exit;
+          + partition.changes() + "; exited " + exit
+          + (exit.isPresent() ? "" : "\nthe cut-off node's last log lines:\n" + lastMessages(cluster.node(MINORITY), 40));
       assertThat(round.victim()).isEqualTo(MINORITY);
       assertThat(round.problems(SERVED_AGAIN_WITHIN)).as(report).isEmpty();
       assertThat(round.affected()).as(report).isNotEmpty().allSatisfy(turn -> {
@@ -89,6 +90,23 @@ class NetworkPartitionTest {
           .containsKey(cluster.node(MINORITY).clusterAddress())
           .allSatisfy((address, status) -> assertThat(status).isEqualTo("Up"));
     }
+  }
+
+  /** The messages of the node's last {@code count} log lines, each with its time: why a node did not stop. */
+  private static String lastMessages(ServeProcess node, int count) throws java.io.IOException {
+    List<String> lines = java.nio.file.Files.readAllLines(node.log());
+    StringBuilder messages = new StringBuilder();
+    for (String line : lines.subList(Math.max(0, lines.size() - count), lines.size())) {
+      try {
+        com.fasterxml.jackson.databind.JsonNode entry = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+        String message = entry.path("message").asText();
+        messages.append(entry.path("@timestamp").asText()).append(' ')
+            .append(message, 0, Math.min(message.length(), 200)).append('\n');
+      } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+        messages.append(line, 0, Math.min(line.length(), 200)).append('\n');
+      }
+    }
+    return messages.toString();
   }
 
   /** One readiness probe: when, after the cut, and its HTTP status (0: nothing answered). */
