@@ -27,9 +27,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -445,6 +447,11 @@ public final class ChatSession
   private boolean loaded;
   /** Set once this incarnation has asked sharding to stop it. */
   private boolean leaving;
+  /**
+   * Turns journaled as ended whose supervisor has yet to send the terminal frame: the supervisors are
+   * this session's children, so stopping before they have would end their streams as interrupted.
+   */
+  private final Set<String> ending = new HashSet<>();
   /** Set once sharding has asked this incarnation to stop ({@link StopWhenIdle}): no turn starts here any more. */
   private boolean stopping;
   /** Set while this session holds one of the node's places for checkpoint writes (see {@link #onCheckpoint}). */
@@ -1015,7 +1022,7 @@ public final class ChatSession
           var supervisor = supervisors.remove(ended.turnId());
           transcripts.remove(ended.turnId());
           if (supervisor != null) {
-            context.unwatch(supervisor);
+            ending.add(ended.turnId());
             supervisor.tell(new TurnSupervisor.OutcomePersisted());
           }
           startNextQueued(after);
@@ -1056,12 +1063,13 @@ public final class ChatSession
     }
   }
 
-  /** Nothing runs here that stopping would cut short: no turn, no fork or import on its way in. */
+  /** Nothing runs here that stopping would cut short: no turn or its last frame, no fork or import on its way in. */
   private boolean idle() {
-    return supervisors.isEmpty() && !awaitingOpening;
+    return supervisors.isEmpty() && ending.isEmpty() && !awaitingOpening;
   }
 
   private ReplyEffect<Event, SessionState> onSupervisorStopped(SessionState state, String turnId) {
+    ending.remove(turnId);
     supervisors.remove(turnId);
     // Its supervisor ended the turn's stream as it stopped.
     transcripts.remove(turnId);

@@ -26,6 +26,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,9 +72,13 @@ class SessionStopTest {
     return reply.expectMessageClass(ChatSession.TurnAnswer.class, WAIT);
   }
 
-  @Test
+  /**
+   * Repeated: the session and its turn's supervisor race at the turn's end (the session may stop
+   * before the supervisor has sent the terminal frame), and one run loses that race only sometimes.
+   */
+  @RepeatedTest(10)
   void aTurnRunningWhenShardingStopsTheSessionEndsCompletedBeforeTheSessionStops() {
-    mock.reconfigure(MockLlmSettings.defaults().withTokens(30).withDelays(Duration.ofMillis(20), Duration.ofMillis(40)));
+    mock.reconfigure(MockLlmSettings.defaults().withTokens(30).withDelays(Duration.ofMillis(5), Duration.ofMillis(10)));
     String sessionId = UUID.randomUUID().toString();
     ActorRef<ChatSession.Command> session = spawnOpened(sessionId);
     ChatSession.TurnAnswer started = startTurn(session, "a long answer, please");
