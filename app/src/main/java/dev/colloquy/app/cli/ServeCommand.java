@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import dev.colloquy.app.Colloquy;
 import dev.colloquy.app.GracefulShutdown;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,12 +39,20 @@ final class ServeCommand implements Callable<Integer> {
     Colloquy colloquy = Colloquy.start(config);
     Runtime.getRuntime().addShutdownHook(new Thread(colloquy::close, "colloquy-shutdown"));
     exitCleanlyOnTerm(colloquy);
+    ShutdownWatchdog.arm(colloquy.system(), EXIT_GRACE,
+        () -> exitStatus(CoordinatedShutdown.get(colloquy.system()).getShutdownReason().orElse(null)));
     // The main thread stays until the actor system has stopped and then gives the exit status. Left to
     // the JVM, the process would end with 0 as soon as the actor system's threads were gone, whatever
     // the reason, racing any callback that meant to exit with another status.
     colloquy.system().getWhenTerminated().toCompletableFuture().join();
     return exitStatus(CoordinatedShutdown.get(colloquy.system()).getShutdownReason().orElse(null));
   }
+
+  /**
+   * How long the actor system and the node's resources get to close once the shutdown reaches its last
+   * phase, before the process ends regardless: Pekko allows the actor system 10 s to terminate.
+   */
+  private static final Duration EXIT_GRACE = Duration.ofSeconds(20);
 
   /** Exit status of a node the cluster downed (the minority of a partition): its supervisor starts it again. */
   static final int DOWNED_EXIT_CODE = 3;
