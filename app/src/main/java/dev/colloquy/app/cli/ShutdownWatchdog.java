@@ -12,10 +12,10 @@ import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A node must end once it has decided to stop: a node the cluster downed is restarted by its supervisor
- * only after its process has exited. Every phase of Pekko's shutdown has a timeout, but the last steps
- * (the actor system terminating, then the node's pools and files closing) have none, and a thread
- * blocked for good (on a database the network cut it from, say) would keep the process alive, neither
- * member nor gone. Once the shutdown reaches its last phase, the watchdog gives those steps
+ * only after its process has exited. Every phase of Pekko's shutdown has a timeout, but past the last
+ * one nothing ends the process: an actor system still terminating, or a pool or file of the node that
+ * does not close, because a thread is blocked for good (on a database the network cut it from, say),
+ * keeps it alive, neither member nor gone. Once the shutdown reaches its last phase, the watchdog gives those steps
  * {@code grace}; past it, it prints every thread's stack to stderr (what hung) and halts the process
  * with the status it would have exited with.
  */
