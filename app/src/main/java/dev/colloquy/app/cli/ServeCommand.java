@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,13 +40,17 @@ final class ServeCommand implements Callable<Integer> {
     Colloquy colloquy = Colloquy.start(config);
     Runtime.getRuntime().addShutdownHook(new Thread(colloquy::close, "colloquy-shutdown"));
     exitCleanlyOnTerm(colloquy);
-    ShutdownWatchdog.arm(colloquy.system(), EXIT_GRACE,
-        () -> exitStatus(CoordinatedShutdown.get(colloquy.system()).getShutdownReason().orElse(null)));
+    ShutdownWatchdog.arm(colloquy.system(), EXIT_GRACE, () -> exitStatusOf(colloquy.system()));
     // The main thread stays until the actor system has stopped and then gives the exit status. Left to
     // the JVM, the process would end with 0 as soon as the actor system's threads were gone, whatever
     // the reason, racing any callback that meant to exit with another status.
     colloquy.system().getWhenTerminated().toCompletableFuture().join();
-    return exitStatus(CoordinatedShutdown.get(colloquy.system()).getShutdownReason().orElse(null));
+    return exitStatusOf(colloquy.system());
+  }
+
+  /** The exit status for why {@code system}'s shutdown began (0 when it has not). */
+  static int exitStatusOf(ActorSystem<?> system) {
+    return exitStatus(CoordinatedShutdown.get(system).getShutdownReason().orElse(null));
   }
 
   /**

@@ -15,9 +15,9 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * only after its process has exited. Every phase of Pekko's shutdown has a timeout, but past the last
  * one nothing ends the process: an actor system still terminating, or a pool or file of the node that
  * does not close, because a thread is blocked for good (on a database the network cut it from, say),
- * keeps it alive, neither member nor gone. Once the shutdown reaches its last phase, the watchdog gives those steps
- * {@code grace}; past it, it prints every thread's stack to stderr (what hung) and halts the process
- * with the status it would have exited with.
+ * keeps it alive, neither member nor gone. Once the shutdown reaches its last phase, the watchdog gives
+ * the process {@code grace} to end; past it, it prints every thread's stack to stderr (what hung) and
+ * halts the process with the status it would have exited with.
  */
 final class ShutdownWatchdog {
 

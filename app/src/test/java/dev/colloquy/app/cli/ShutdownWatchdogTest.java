@@ -33,9 +33,7 @@ class ShutdownWatchdogTest {
         """));
     CompletableFuture<Integer> ended = new CompletableFuture<>();
     try {
-      ShutdownWatchdog.arm(system, Duration.ofSeconds(2),
-          () -> ServeCommand.exitStatus(CoordinatedShutdown.get(system).getShutdownReason().orElse(null)),
-          ended::complete);
+      ShutdownWatchdog.arm(system, Duration.ofSeconds(2), () -> ServeCommand.exitStatusOf(system), ended::complete);
       system.tell("block");
       assertThat(blocked.await(10, TimeUnit.SECONDS)).as("the actor is blocked").isTrue();
 

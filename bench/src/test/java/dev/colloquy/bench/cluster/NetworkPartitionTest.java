@@ -2,7 +2,12 @@ package dev.colloquy.bench.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colloquy.mockllm.MockLlmSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -93,16 +98,17 @@ class NetworkPartitionTest {
   }
 
   /** The messages of the node's last {@code count} log lines, each with its time: why a node did not stop. */
-  private static String lastMessages(ServeProcess node, int count) throws java.io.IOException {
-    List<String> lines = java.nio.file.Files.readAllLines(node.log());
+  private static String lastMessages(ServeProcess node, int count) throws IOException {
+    List<String> lines = Files.readAllLines(node.log());
+    ObjectMapper json = new ObjectMapper();
     StringBuilder messages = new StringBuilder();
     for (String line : lines.subList(Math.max(0, lines.size() - count), lines.size())) {
       try {
-        com.fasterxml.jackson.databind.JsonNode entry = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+        JsonNode entry = json.readTree(line);
         String message = entry.path("message").asText();
         messages.append(entry.path("@timestamp").asText()).append(' ')
             .append(message, 0, Math.min(message.length(), 200)).append('\n');
-      } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+      } catch (JsonProcessingException notJson) {
         messages.append(line, 0, Math.min(line.length(), 200)).append('\n');
       }
     }
