@@ -56,7 +56,7 @@ public final class JournalRoutes extends AllDirectives {
             path("export", () -> get(() -> export(reachable, SessionRoutes.validSessionId(sessionId))))))));
   }
 
-  /** The journal as JSON Lines, the format {@code POST /v1/sessions/import} and {@code colloquy import} read. */
+  /** The journal as JSON Lines, the format {@code POST /v1/sessions/import} reads. */
   private Route export(Predicate<SessionOwner> reachable, String sessionId) {
     return onSuccess(owned(reachable, sessionId, Long.MAX_VALUE), read -> {
       StringBuilder lines = new StringBuilder();

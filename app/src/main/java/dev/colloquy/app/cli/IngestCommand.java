@@ -10,6 +10,7 @@ import dev.colloquy.http.Json;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
+import dev.colloquy.ingestion.parse.DocumentType;
 import dev.colloquy.persistence.Database;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -67,11 +68,16 @@ final class IngestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Path> files = files(paths);
+    Found found = files(paths);
+    List<Path> files = found.files();
     if (files.isEmpty()) {
-      throw new IllegalArgumentException("no files found under " + paths);
+      throw new IllegalArgumentException("no PDF, DOCX, HTML, Markdown, TXT or CSV files found under " + paths);
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (!found.skipped().isEmpty()) {
+      out.printf("Skipping %d file%s of other types: %s%n", found.skipped().size(), found.skipped().size() == 1 ? "" : "s",
+          String.join(", ", found.skipped().stream().map(Path::toString).toList()));
+    }
     Progress progress = new Progress(out, files.size());
     List<Result> results = server != null ? viaServer(files, progress) : local(files, progress);
     long failed = results.stream().filter(r -> !r.status().equals("ready")).count();
@@ -83,18 +89,31 @@ final class IngestCommand implements Callable<Integer> {
     return failed == 0 ? 0 : 1;
   }
 
-  static List<Path> files(List<Path> paths) throws IOException {
+  /** The files to ingest, and those found in a folder that are of no type the knowledge base reads. */
+  record Found(List<Path> files, List<Path> skipped) {}
+
+  /**
+   * A file named on the command line is always tried, so that its refusal is reported; in a folder only
+   * the files of a supported type are, as a folder of documents often holds images or data files too.
+   */
+  static Found files(List<Path> paths) throws IOException {
     List<Path> files = new ArrayList<>();
+    List<Path> skipped = new ArrayList<>();
     for (Path path : paths) {
       if (!Files.exists(path)) {
         throw new IllegalArgumentException("no such file or folder: " + path);
       }
+      if (Files.isRegularFile(path)) {
+        files.add(path);
+        continue;
+      }
       try (Stream<Path> walk = Files.walk(path)) {
         walk.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).sorted()
-            .forEach(files::add);
+            .forEach(file -> (DocumentType.fromFileName(file.getFileName().toString()).isPresent() ? files : skipped)
+                .add(file));
       }
     }
-    return files;
+    return new Found(files, skipped);
   }
 
   private List<Result> local(List<Path> files, Progress progress) throws Exception {
