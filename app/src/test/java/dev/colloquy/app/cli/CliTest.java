@@ -80,6 +80,14 @@ class CliTest {
   }
 
   @Test
+  void aFolderWithNoDocumentOfASupportedTypeIsRefusedInOneLine() throws Exception {
+    Path folder = Files.createDirectories(scratch.resolve("exports"));
+    Files.writeString(folder.resolve("questions.json"), "{}");
+    assertThat(run("ingest", folder.toString(), "--server", "http://127.0.0.1:9")).isEqualTo(1);
+    assertThat(oneLineOfErr()).contains("no PDF, DOCX, HTML, Markdown, TXT or CSV files found under").contains("exports");
+  }
+
+  @Test
   void aServerThatIsNotThereIsNamed() throws Exception {
     Path file = Files.writeString(scratch.resolve("note.md"), "# Note\n\nHello.\n");
     String[][] commands = {
