@@ -3,8 +3,6 @@ package dev.colloquy.persistence;
 import dev.colloquy.config.DatabaseSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -31,7 +29,7 @@ record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authen
         log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
             + "setting its password and requiring it from now on", pgData);
       }
-      return new EmbeddedPlan(pgData, lock, authentication, freePort());
+      return new EmbeddedPlan(pgData, lock, authentication, PlannedPort.choose());
     } catch (IOException e) {
       lock.close();
       throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);
@@ -45,16 +43,5 @@ record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authen
   DatabaseSettings connection() {
     return new DatabaseSettings("jdbc:postgresql://localhost:" + port + "/postgres", EmbeddedAuthentication.SUPERUSER,
         authentication.password());
-  }
-
-  /**
-   * A loopback port free now, as the embedded PostgreSQL library picks one when given none; another
-   * process could take it before PostgreSQL binds it, which then fails the start with PostgreSQL's
-   * own message, as it could before.
-   */
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

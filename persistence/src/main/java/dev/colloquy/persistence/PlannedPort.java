@@ -1,0 +1,77 @@
+package dev.colloquy.persistence;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntSupplier;
+
+/**
+ * A loopback port chosen now for a server that binds it later (the embedded PostgreSQL, whose port the
+ * journal's settings name before it has started). It is taken from below the kernel's ephemeral range:
+ * a port from inside it could be handed to any socket bound to port 0 or any outgoing connection in the
+ * meantime — the node's own cluster and HTTP ports start beside the database — and PostgreSQL's start
+ * then waited its ten seconds on a port that another server answered.
+ */
+final class PlannedPort {
+
+  /** The lowest port chosen: below it lie the well-known and commonly configured ones. */
+  static final int LOWEST = 20_000;
+
+  /** Where the ephemeral range starts on a kernel that does not say (IANA's dynamic ports; macOS, Windows). */
+  static final int IANA_EPHEMERAL_START = 49_152;
+
+  private static final Path LINUX_EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+  private static final int ATTEMPTS = 100;
+
+  private PlannedPort() {}
+
+  static int choose() throws IOException {
+    int ephemeralStart = ephemeralStart(readRange());
+    if (ephemeralStart - LOWEST < 1_000) {
+      // A kernel whose ephemeral range starts this low leaves no room below it: take one of its ports.
+      return bindable(() -> 0);
+    }
+    return bindable(() -> ThreadLocalRandom.current().nextInt(LOWEST, ephemeralStart));
+  }
+
+  /** The first of {@code candidates} that can be bound on loopback now (0 is any the kernel gives). */
+  static int bindable(IntSupplier candidates) throws IOException {
+    BindException last = null;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), candidates.getAsInt()), 1);
+        return socket.getLocalPort();
+      } catch (BindException taken) {
+        last = taken;
+      }
+    }
+    throw new IOException("No free loopback port found in " + ATTEMPTS + " attempts", last);
+  }
+
+  /** The start of the ephemeral range that {@code range} ("32768\t60999", Linux's format) gives. */
+  static int ephemeralStart(String range) {
+    if (range == null) {
+      return IANA_EPHEMERAL_START;
+    }
+    String[] bounds = range.strip().split("\\s+");
+    try {
+      return Integer.parseInt(bounds[0]);
+    } catch (NumberFormatException unreadable) {
+      return IANA_EPHEMERAL_START;
+    }
+  }
+
+  /** Linux's range, or null. Read by line: {@code Files.readString} trusts the size /proc reports (0) and reads one byte. */
+  static String readRange() {
+    try {
+      return Files.isReadable(LINUX_EPHEMERAL_RANGE) ? String.join(" ", Files.readAllLines(LINUX_EPHEMERAL_RANGE)) : null;
+    } catch (IOException unreadable) {
+      return null;
+    }
+  }
+}
