@@ -19,8 +19,12 @@ import java.util.function.IntSupplier;
  */
 final class PlannedPort {
 
-  /** The lowest port chosen: below it lie the well-known and commonly configured ones. */
-  static final int LOWEST = 20_000;
+  /**
+   * The lowest port chosen: below it lie the well-known and commonly configured ones, the cluster's own
+   * among them (25520, and 2552x for the other nodes of a cluster on one machine), which may not be bound
+   * yet when this port is chosen. Ports already bound anywhere above it are passed over.
+   */
+  static final int LOWEST = 26_000;
 
   /** Where the ephemeral range starts on a kernel that does not say (IANA's dynamic ports; macOS, Windows). */
   static final int IANA_EPHEMERAL_START = 49_152;
