@@ -26,6 +26,9 @@ final class PlannedPort {
    */
   static final int LOWEST = 26_000;
 
+  /** The fewest ports between {@link #LOWEST} and the ephemeral range worth choosing from. */
+  static final int LEAST_ROOM = 1_000;
+
   /** Where the ephemeral range starts on a kernel that does not say (IANA's dynamic ports; macOS, Windows). */
   static final int IANA_EPHEMERAL_START = 49_152;
 
@@ -36,7 +39,7 @@ final class PlannedPort {
 
   static int choose() throws IOException {
     int ephemeralStart = ephemeralStart(readRange());
-    if (ephemeralStart - LOWEST < 1_000) {
+    if (ephemeralStart - LOWEST < LEAST_ROOM) {
       // A kernel whose ephemeral range starts this low leaves no room below it: take one of its ports.
       return bindable(() -> 0);
     }
