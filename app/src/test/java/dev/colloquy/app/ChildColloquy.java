@@ -2,8 +2,8 @@ package dev.colloquy.app;
 
 import dev.colloquy.app.cli.Cli;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.PlannedPort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ final class ChildColloquy {
    */
   static ChildColloquy launch(Path dataDir, MockLlmServer mock, Map<String, String> env, Path output, String heap)
       throws Exception {
-    int port = freePort();
+    int port = PlannedPort.forAnotherServer();
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
@@ -79,12 +79,6 @@ final class ChildColloquy {
     settings.putAll(env);
     environment.putAll(settings);
     return new ChildColloquy(builder.start(), port, dataDir);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   /** Returns once its API's {@code /ready} answers 200, and from then on uses the development key it wrote. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.PlannedPort;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +27,7 @@ class JournalUnavailableIntegrationTest {
   @Test
   void turnsAreRefusedWhileTheDatabaseIsDownAndWorkWhenItIsBack(@TempDir Path dataDir, @TempDir Path pgDir)
       throws Exception {
-    int port = freePort();
+    int port = PlannedPort.forAnotherServer();
     EmbeddedPostgres database = postgres(port, pgDir);
     // 200 tokens 50 ms apart: the turn is still streaming when the database has gone and is seen gone.
     try (MockLlmServer mock = MockLlmServer.start(
@@ -107,12 +107,6 @@ class JournalUnavailableIntegrationTest {
 
   private static EmbeddedPostgres postgres(int port, Path dataDir) throws IOException {
     return EmbeddedPostgres.builder().setPort(port).setDataDirectory(dataDir).setCleanDataDirectory(false).start();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static Api.Response awaitStatus(Api api, String path, int status, Duration timeout) throws Exception {

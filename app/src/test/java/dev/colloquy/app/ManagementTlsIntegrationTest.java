@@ -8,9 +8,9 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.config.SettingsException;
 import dev.colloquy.http.Json;
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.PlannedPort;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +58,7 @@ class ManagementTlsIntegrationTest {
   @Test
   void twoNodesBootstrapOverMutualTlsAndTheManagementPortRefusesEveryoneElse() throws Exception {
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(workDir.resolve("pg")).start()) {
-      int[] management = {freePort(), freePort()};
+      int[] management = {PlannedPort.forAnotherServer(), PlannedPort.forAnotherServer()};
       String contactPoints = "127.0.0.1:" + management[0] + ",127.0.0.1:" + management[1];
       Map<String, String> first = node(postgres, management[0], contactPoints);
       first.putAll(Map.of(
@@ -107,7 +107,7 @@ class ManagementTlsIntegrationTest {
 
   @Test
   void withoutRequiredClientCertificatesAnyTlsClientReadsTheEndpointsAsAKubernetesProbeDoes() throws Exception {
-    int management = freePort();
+    int management = PlannedPort.forAnotherServer();
     Map<String, String> env = new HashMap<>();
     env.put("COLLOQUY_CLUSTER_HOST", "127.0.0.1");
     env.put("COLLOQUY_MANAGEMENT_ENABLED", "true");
@@ -130,7 +130,7 @@ class ManagementTlsIntegrationTest {
   void aWrongPasswordStopsServeAtStartNamingTheKeyAndAMissingFileOrAWrongKeyPasswordIsRefusedToo() throws Exception {
     Map<String, String> env = new HashMap<>();
     env.put("COLLOQUY_MANAGEMENT_ENABLED", "true");
-    env.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(freePort()));
+    env.put("COLLOQUY_MANAGEMENT_PORT", Integer.toString(PlannedPort.forAnotherServer()));
     env.put("COLLOQUY_MANAGEMENT_TLS_ENABLED", "true");
     env.put("COLLOQUY_MANAGEMENT_TLS_KEY_STORE", STORES.nodeKeys().toString());
     env.put("COLLOQUY_MANAGEMENT_TLS_KEY_STORE_PASSWORD", "not-the-password");
@@ -177,11 +177,5 @@ class ManagementTlsIntegrationTest {
     env.put("COLLOQUY_DB_PASSWORD", "postgres");
     env.put("COLLOQUY_LOG_LEVEL", "INFO");
     return env;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -3,8 +3,8 @@ package dev.colloquy.app;
 import dev.colloquy.mockllm.FailureMode;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
+import dev.colloquy.persistence.PlannedPort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,16 +78,11 @@ final class MockProviders implements BeforeAllCallback, AfterAllCallback {
             "max-retries", 0,
             "prices", Map.of("mock", Map.of("input-per-million", BETA_IN, "output-per-million", BETA_OUT))),
         "colloquy.llm.providers." + SLOW, Map.of("base-url", slow.baseUrl(), "models", List.of("mock")),
-        "colloquy.llm.providers." + GAMMA, Map.of("base-url", "http://127.0.0.1:" + closedPort() + "/v1",
+        // A port planned for no server: nothing listens there.
+        "colloquy.llm.providers." + GAMMA, Map.of("base-url",
+            "http://127.0.0.1:" + PlannedPort.forAnotherServer() + "/v1",
             "models", List.of("unreachable"), "max-retries", 0, "connect-timeout", "2s")));
     api = TestColloquy.api(colloquy);
-  }
-
-  /** A port that was free a moment ago: nothing listens there. */
-  private static int closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colloquy.mockllm.MockLlmServer;
+import dev.colloquy.persistence.PlannedPort;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -51,10 +52,7 @@ class StartFailureIntegrationTest {
   @Test
   void aDatabaseThatCannotStartIsNamedAndTheActorSystemStartedMeanwhileIsStopped(@TempDir Path dataDir)
       throws Exception {
-    int clusterPort;
-    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      clusterPort = free.getLocalPort();
-    }
+    int clusterPort = PlannedPort.forAnotherServer();
     // A data directory PostgreSQL refuses: one made by a version it cannot read.
     Path pgData = Files.createDirectories(dataDir.resolve("postgres"));
     Files.writeString(pgData.resolve("PG_VERSION"), "7\n");

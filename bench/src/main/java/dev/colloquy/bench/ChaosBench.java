@@ -5,9 +5,9 @@ import dev.colloquy.config.ColloquySettings;
 import dev.colloquy.mockllm.MockLlmServer;
 import dev.colloquy.mockllm.MockLlmSettings;
 import dev.colloquy.persistence.Database;
+import dev.colloquy.persistence.PlannedPort;
 import dev.colloquy.persistence.readside.ReadSide;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,7 +104,7 @@ final class ChaosBench implements Callable<Integer> {
     AtomicLong acknowledgements = new AtomicLong();
     try (MockLlmServer mock = MockLlmServer.start(model, "127.0.0.1", 0);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-      ChaosNode node = new ChaosNode(dataDir, port == 0 ? freePort() : port, clusterPort, mock.baseUrl(), log);
+      ChaosNode node = new ChaosNode(dataDir, port == 0 ? PlannedPort.forAnotherServer() : port, clusterPort, mock.baseUrl(), log);
       try {
         node.start();
         for (int i = 0; i < clients; i++) {
@@ -215,12 +215,6 @@ final class ChaosBench implements Callable<Integer> {
     }
     int index = Math.min(sorted.size() - 1, Math.max(0, (int) Math.ceil(percentile / 100 * sorted.size()) - 1));
     return String.format("%.1f s", sorted.get(index) / 1000.0);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   private static void delete(Path dir) throws IOException {

@@ -2,8 +2,8 @@ package dev.colloquy.bench;
 
 import dev.colloquy.config.LimitsSettings;
 import dev.colloquy.http.Json;
+import dev.colloquy.persistence.PlannedPort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +76,7 @@ final class EngineProcess implements AutoCloseable {
    */
   static EngineProcess start(Path dataDir, boolean deleteOnClose, Map<String, String> environment,
       List<String> jvmOptions, Map<String, String> settings, HttpClient client, boolean viaLauncher) throws Exception {
-    int port = freePort();
+    int port = PlannedPort.forAnotherServer();
     List<String> options = new ArrayList<>(jvmOptions);
     options.add("-Dpekko.remote.artery.canonical.port=0");
     options.add("-Dcolloquy.session.passivation-timeout=1h");
@@ -209,12 +209,6 @@ final class EngineProcess implements AutoCloseable {
       Thread.sleep(100); // polls a starting child process
     }
     throw new IllegalStateException("the node was not ready within " + START_TIMEOUT + "; see " + jvm.output());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   @Override

@@ -29,7 +29,7 @@ record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authen
         log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
             + "setting its password and requiring it from now on", pgData);
       }
-      return new EmbeddedPlan(pgData, lock, authentication, PlannedPort.choose());
+      return new EmbeddedPlan(pgData, lock, authentication, PlannedPort.forEmbeddedDatabase());
     } catch (IOException e) {
       lock.close();
       throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);

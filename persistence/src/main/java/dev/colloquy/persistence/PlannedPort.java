@@ -7,17 +7,24 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntSupplier;
 
 /**
- * A loopback port chosen now for a server that binds it later (the embedded PostgreSQL, whose port the
- * journal's settings name before it has started). It is taken from below the kernel's ephemeral range:
- * a port from inside it could be handed to any socket bound to port 0 or any outgoing connection in the
- * meantime — the node's own cluster and HTTP ports start beside the database — and PostgreSQL's start
- * then waited its ten seconds on a port that another server answered.
+ * A loopback port chosen now for a server that binds it later: the embedded PostgreSQL, whose port the
+ * journal's settings name before it has started, or a server in another process told its port on its
+ * command line (a node a test or a benchmark launches). It is taken from below the kernel's ephemeral
+ * range: a port from inside it could be handed to any socket bound to port 0 or any outgoing connection
+ * in the meantime — a node's own cluster and HTTP ports start beside its database — and the server then
+ * found its port taken (PostgreSQL waited its ten seconds on a port that another server answered).
+ *
+ * <p>The room below the ephemeral range is split in two, so the two kinds of planned port never meet: a
+ * node launched on a port planned for it chooses its database's port from the other half before it binds
+ * its own. Within one process no port is handed out twice while unused ones remain.
  */
-final class PlannedPort {
+public final class PlannedPort {
 
   /**
    * The lowest port chosen: below it lie the well-known and commonly configured ones, the cluster's own
@@ -34,16 +41,54 @@ final class PlannedPort {
 
   private static final Path LINUX_EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
   private static final int ATTEMPTS = 100;
+  private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   private PlannedPort() {}
 
-  static int choose() throws IOException {
+  /** A port for this process's embedded PostgreSQL: the lower half of the room. */
+  static int forEmbeddedDatabase() throws IOException {
+    return choose(true);
+  }
+
+  /**
+   * A port for a server that binds it later, in this process or another one it launches, other than an
+   * embedded PostgreSQL: the upper half of the room. Also a port where nothing listens, for a test of an
+   * unreachable server.
+   */
+  public static int forAnotherServer() throws IOException {
+    return choose(false);
+  }
+
+  private static int choose(boolean lowerHalf) throws IOException {
     int ephemeralStart = ephemeralStart(readRange());
     if (ephemeralStart - LOWEST < LEAST_ROOM) {
       // A kernel whose ephemeral range starts this low leaves no room below it: take one of its ports.
       return bindable(() -> 0);
     }
-    return bindable(() -> ThreadLocalRandom.current().nextInt(LOWEST, ephemeralStart));
+    int middle = middle(ephemeralStart);
+    int from = lowerHalf ? LOWEST : middle;
+    int to = lowerHalf ? middle : ephemeralStart;
+    return bindable(() -> notHandedOut(from, to));
+  }
+
+  /** Where the database's half ends and the other servers' half begins. */
+  static int middle(int ephemeralStart) {
+    return LOWEST + (ephemeralStart - LOWEST) / 2;
+  }
+
+  /** A random port in [from, to) this process has not handed out before (forgetting them all once half are). */
+  private static int notHandedOut(int from, int to) {
+    synchronized (HANDED_OUT) {
+      if (HANDED_OUT.size() > (to - from) / 2) {
+        HANDED_OUT.clear();
+      }
+      while (true) {
+        int port = ThreadLocalRandom.current().nextInt(from, to);
+        if (HANDED_OUT.add(port)) {
+          return port;
+        }
+      }
+    }
   }
 
   /** The first of {@code candidates} that can be bound on loopback now (0 is any the kernel gives). */

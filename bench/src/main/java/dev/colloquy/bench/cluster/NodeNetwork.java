@@ -1,7 +1,7 @@
 package dev.colloquy.bench.cluster;
 
+import dev.colloquy.persistence.PlannedPort;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,7 +21,8 @@ public interface NodeNetwork {
 
     @Override
     public NodePorts ports(int node) throws IOException {
-      return new NodePorts(freePort(), freePort(), freePort());
+      return new NodePorts(
+          PlannedPort.forAnotherServer(), PlannedPort.forAnotherServer(), PlannedPort.forAnotherServer());
     }
 
     @Override
@@ -56,10 +57,4 @@ public interface NodeNetwork {
 
   /** The nodes' subnet (CIDR) when they reach PostgreSQL from outside loopback: it is let in. */
   Optional<String> nodesSubnet();
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }
