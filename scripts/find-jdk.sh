@@ -1,5 +1,5 @@
 # Sourced by ./colloquy and .ci/run: points JAVA_HOME at a JDK >= 21 (JAVA_HOME if it is one,
-# then the java on PATH, then the JDKs under /usr/lib/jvm, newest first), or fails with one line.
+# then the JDK whose javac is on the PATH, then the JDKs under /usr/lib/jvm, newest first), or fails with one line.
 # COLLOQUY_JVM_DIR names another folder of JDKs to look in instead of /usr/lib/jvm.
 # select_jdk also sets JAVA_MAJOR to the chosen JDK's feature version: asking a JDK starts a JVM
 # (about 50 ms on a quiet machine), which the launcher would otherwise do once per option it checks.

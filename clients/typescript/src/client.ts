@@ -81,7 +81,7 @@ export interface KnowledgeDocument {
   id: string;
   filename: string;
   version: number;
-  status: "pending" | "processing" | "ready" | "failed" | string;
+  status: "processing" | "ready" | "failed" | string;
   chunk_count: number;
   ingested_at: string;
 }

@@ -250,7 +250,7 @@ public final class KnowledgeRoutes extends AllDirectives {
       int chunkCount, String errorCode, String errorMessage) {
     static Status toApi(KnowledgeDocument document) {
       return new Status(document.id(), document.fileName(), document.version(), document.documentType(),
-          document.status().wireName(), document.active(), document.chunkCount(),
+          ApiDocumentStatus.of(document.status()), document.active(), document.chunkCount(),
           document.error().map(KnowledgeDocument.Failure::code).orElse(null),
           document.error().map(KnowledgeDocument.Failure::message).orElse(null));
     }
@@ -266,7 +266,7 @@ public final class KnowledgeRoutes extends AllDirectives {
       String ingestedAt) {
     static Document toApi(KnowledgeDocument document) {
       return new Document(document.id(), document.fileName(), document.version(), document.documentType(),
-          document.status().wireName(), document.chunkCount(), document.createdAt().toString());
+          ApiDocumentStatus.of(document.status()), document.chunkCount(), document.createdAt().toString());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.colloquy.http.dialect;
 
+import dev.colloquy.http.ApiDocumentStatus;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.DocumentStatus;
 import dev.colloquy.ingestion.documents.KnowledgeDocument;
@@ -94,7 +95,7 @@ final class EmbedJob {
   }
 
   private static ItemResult result(Item item, KnowledgeDocument document) {
-    return new ItemResult(item.id(), document.id(), document.status().wireName(), document.chunkCount(),
+    return new ItemResult(item.id(), document.id(), ApiDocumentStatus.of(document.status()), document.chunkCount(),
         document.error().map(KnowledgeDocument.Failure::code).orElse(null),
         document.error().map(KnowledgeDocument.Failure::message).orElse(null));
   }
