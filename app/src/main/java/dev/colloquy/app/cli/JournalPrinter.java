@@ -52,6 +52,7 @@ final class JournalPrinter {
           + e.runs().stream().map(run -> run.model()).toList();
       case ChatSession.SessionClosed e -> "reason=" + e.reason() + " turns=" + e.summary().turns()
           + " duration_ms=" + e.summary().durationMs();
+      case ChatSession.SessionReopened e -> "turn=" + e.turnId();
       case ChatSession.SessionForked e -> "from=" + e.fromSessionId() + " at_turn=" + e.atTurn() + " inherited_turns="
           + e.turns().size();
       case ChatSession.SessionDeleted e -> "";

@@ -100,6 +100,8 @@ public final class ChatSession
   /**
    * Run a turn, or join it when its turn id or idempotency key was accepted before. Empty
    * {@code models} means the default model. The reply's stream carries the turn's frames from the first.
+   * {@code reopenIfIdle}: a session closed for idleness opens again for this turn (a Writing Room chat or
+   * a fan-out conversation, which their contracts never close) instead of refusing it as closed.
    */
   public record StartTurn(
       String message,
@@ -107,8 +109,16 @@ public final class ChatSession
       String idempotencyKey,
       List<String> models,
       String traceId,
+      boolean reopenIfIdle,
       ActorRef<TurnAnswer> replyTo)
-      implements Command {}
+      implements Command {
+
+    /** A turn that a closed session refuses. */
+    public StartTurn(String message, String turnId, String idempotencyKey, List<String> models, String traceId,
+        ActorRef<TurnAnswer> replyTo) {
+      this(message, turnId, idempotencyKey, models, traceId, false, replyTo);
+    }
+  }
 
   /** A stream of a turn's frames after {@code afterId}: live while it runs, replayed once it has ended. */
   public record JoinTurn(String turnId, long afterId, ActorRef<TurnAnswer> replyTo) implements Command {}
@@ -268,6 +278,7 @@ public final class ChatSession
     @JsonSubTypes.Type(value = SessionForked.class, name = "SessionForked"),
     @JsonSubTypes.Type(value = NarrativeStateMerged.class, name = "NarrativeStateMerged"),
     @JsonSubTypes.Type(value = SessionClosed.class, name = "SessionClosed"),
+    @JsonSubTypes.Type(value = SessionReopened.class, name = "SessionReopened"),
     @JsonSubTypes.Type(value = SessionDeleted.class, name = "SessionDeleted"),
     @JsonSubTypes.Type(value = SessionEscalated.class, name = "SessionEscalated"),
     @JsonSubTypes.Type(value = SessionHandedBack.class, name = "SessionHandedBack"),
@@ -388,6 +399,12 @@ public final class ChatSession
   public record SessionClosed(String reason, SessionSummary summary, Instant at) implements Event {}
 
   /**
+   * Turn {@code turnId} opened the session again after it was closed for idleness. What it amounted to
+   * until then was billed with its close; from here on a new stretch is counted, to its next close.
+   */
+  public record SessionReopened(String turnId, Instant at) implements Event {}
+
+  /**
    * {@code summary} is what the session amounted to when it was deleted, for billing; events
    * journaled before it was carried have none.
    */
@@ -415,7 +432,7 @@ public final class ChatSession
 
   /** Internal: the reaper's answer when the session is not idle; it never reaches a client. */
   private static final String NOT_IDLE = "NOT_IDLE";
-  private static final String IDLE_REASON = "idle";
+  static final String IDLE_REASON = "idle";
 
   private final String sessionId;
   private final ActorContext<Command> context;
@@ -723,7 +740,8 @@ public final class ChatSession
       }
       return Effect().reply(start.replyTo(), subscribe(existing.get(), 0));
     }
-    if (!state.open()) {
+    boolean reopening = !state.open() && start.reopenIfIdle() && state.closedForIdleness();
+    if (!state.open() && !reopening) {
       return Effect().reply(start.replyTo(), new Rejected(SESSION_CLOSED, "The session is closed", null));
     }
     if (services.turns().draining()) {
@@ -757,6 +775,9 @@ public final class ChatSession
     List<RunSpec> runs = models.stream().map(model -> services.models().resolve(model).orElseThrow())
         .map(model -> new RunSpec(UUID.randomUUID().toString(), model.provider(), model.model())).toList();
     List<Event> events = new ArrayList<>();
+    if (reopening) {
+      events.add(new SessionReopened(turnId, now));
+    }
     state.titleFor(start.message()).ifPresent(title -> events.add(new SessionRenamed(title, now)));
     events.add(new TurnAccepted(turnId, start.idempotencyKey(), start.traceId(), UUID.randomUUID().toString(),
         start.message(), runs, now));

@@ -45,6 +45,11 @@ public final class ImportedJournal {
           closed = true;
           yield null;
         }
+        case ChatSession.SessionReopened reopened -> {
+          boolean wasClosed = closed;
+          closed = false;
+          yield wasClosed ? null : "a session reopens only after it was closed";
+        }
         case ChatSession.SessionDeleted deleted -> "the session was deleted: there is nothing to import";
         case ChatSession.SessionRenamed renamed -> null;
         case ChatSession.SessionEscalated escalated -> closed ? "the session was closed before" : null;

@@ -35,6 +35,9 @@ import java.util.Set;
  * one, and running {@link SessionTotals} for the rest; older turns live on in the journal and in the
  * read side's messages. So a snapshot stays under a fixed size and a long session recovers as fast
  * as a short one.
+ *
+ * <p>{@code inheritedTurns}: the turns the stretch being counted for billing does not include, a fork's
+ * inherited ones, or every turn before the session reopened after closing for idleness.
  */
 public record SessionState(
     String sessionId,
@@ -294,11 +297,20 @@ public record SessionState(
     return lastActivity().plus(timeout);
   }
 
-  /** What the session amounted to, for billing: a fork's inherited turns were billed to its original. */
+  /**
+   * What the session amounted to, for billing: a fork's inherited turns were billed to its original, and
+   * a session that reopened after closing for idleness counts from its reopening, what came before
+   * having been billed with that close.
+   */
   public SessionSummary summarize(Instant closedAt) {
+    Instant from = totals.billedFrom() != null ? totals.billedFrom() : createdAt;
     return new SessionSummary(totals.turns() - inheritedTurns, totals.completedTurns() - totals.inheritedCompleted(),
-        totals.usageByModel(), createdAt, closedAt,
-        Duration.between(createdAt, closedAt).toMillis());
+        totals.usageByModel(), from, closedAt, Duration.between(from, closedAt).toMillis());
+  }
+
+  /** Closed because nobody used it for its idle timeout, rather than by a caller. */
+  public boolean closedForIdleness() {
+    return status == SessionStatus.CLOSED && ChatSession.IDLE_REASON.equals(closeReason);
   }
 
   /** Whether another turn may be accepted when a session takes at most {@code maxTurns}. */
@@ -447,6 +459,9 @@ public record SessionState(
       case ChatSession.SessionClosed e -> new SessionState(sessionId, SessionStatus.CLOSED, tenantId, userId, persona,
           metadata, title, createdAt, e.at(), turns, narrativeState, e.reason(), e.summary(), characterId,
           inheritedTurns, escalationReason, context, totals, rollingSummary);
+      case ChatSession.SessionReopened e -> new SessionState(sessionId, SessionStatus.OPEN, tenantId, userId, persona,
+          metadata, title, createdAt, e.at(), turns, narrativeState, null, null, characterId, totals.turns(),
+          escalationReason, context, totals.reopened(e.at()), rollingSummary);
       case ChatSession.SessionDeleted e -> new SessionState(sessionId, SessionStatus.DELETED, null, null, null,
           emptyObject(), null, null, e.at(), List.of(), emptyObject(), null, null, null, 0, null, List.of(),
           SessionTotals.openedAt(null), null);
@@ -487,7 +502,7 @@ public record SessionState(
     }
     SessionTotals counted = SessionTotals.of(inherited, createdAt);
     SessionTotals forkedTotals = new SessionTotals(counted.turns(), counted.completedTurns(), java.util.Map.of(),
-        e.at(), counted.completedTurns());
+        e.at(), counted.completedTurns(), null);
     return new SessionState(sessionId, status, tenantId, userId, persona, metadata, e.title(), createdAt, e.at(),
         inherited, e.narrativeState(), closeReason, summary, characterId, inherited.size(), escalationReason, context,
         forkedTotals, rollingSummary);

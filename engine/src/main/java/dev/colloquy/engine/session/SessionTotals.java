@@ -14,16 +14,20 @@ import java.util.Map;
 /**
  * What a session amounts to over all its turns, kept as running totals so that the state need not
  * keep the turns themselves: how many were accepted (a turn's number is its place in that count)
- * and completed, tokens and cost per {@code provider/model}, and when the session was last active.
- * Its size does not grow with the turns, only with the models used.
+ * and completed, tokens and cost per {@code provider/model} not yet billed, and when the session was
+ * last active. Its size does not grow with the turns, only with the models used.
+ *
+ * <p>{@code inheritedCompleted}: of the completed turns, those billed elsewhere or before (a fork's
+ * inherited ones, those of a stretch that ended when the session closed for idleness and reopened).
+ * {@code billedFrom}: when the stretch being counted began, the reopening; null since the session opened.
  */
 public record SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity,
-    int inheritedCompleted)
+    int inheritedCompleted, Instant billedFrom)
     implements CborSerializable {
 
-  /** Totals without inherited turns. {@code inheritedCompleted}: of the completed turns, those a fork inherited. */
+  /** Totals without inherited turns. */
   public SessionTotals(int turns, int completedTurns, Map<String, Usage> usageByModel, Instant lastActivity) {
-    this(turns, completedTurns, usageByModel, lastActivity, 0);
+    this(turns, completedTurns, usageByModel, lastActivity, 0, null);
   }
 
   public SessionTotals {
@@ -50,17 +54,22 @@ public record SessionTotals(int turns, int completedTurns, Map<String, Usage> us
   }
 
   SessionTotals accepted(Instant at) {
-    return new SessionTotals(turns + 1, completedTurns, usageByModel, latest(at), inheritedCompleted);
+    return new SessionTotals(turns + 1, completedTurns, usageByModel, latest(at), inheritedCompleted, billedFrom);
   }
 
   SessionTotals ended(TurnStatus status, TurnOutcome outcome, Instant at) {
     return new SessionTotals(turns, completedTurns + (status == TurnStatus.COMPLETED ? 1 : 0), plus(outcome),
-        latest(at), inheritedCompleted);
+        latest(at), inheritedCompleted, billedFrom);
   }
 
   /** An attempt of a turn cut short and run again: what it used counts, the turn is still running. */
   SessionTotals attempted(TurnOutcome cutShort, Instant at) {
-    return new SessionTotals(turns, completedTurns, plus(cutShort), latest(at), inheritedCompleted);
+    return new SessionTotals(turns, completedTurns, plus(cutShort), latest(at), inheritedCompleted, billedFrom);
+  }
+
+  /** A new stretch from {@code at}: every turn so far was billed when the session closed; none of its usage is left. */
+  SessionTotals reopened(Instant at) {
+    return new SessionTotals(turns, completedTurns, Map.of(), latest(at), completedTurns, at);
   }
 
   private Map<String, Usage> plus(TurnOutcome outcome) {

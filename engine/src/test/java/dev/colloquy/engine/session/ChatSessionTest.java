@@ -459,6 +459,43 @@ class ChatSessionTest {
   }
 
   @Test
+  void aSessionClosedForIdlenessReopensForATurnThatAsksAndEachStretchIsBilledOnItsOwn() {
+    newSession("");
+    open();
+    read(start("hello", null, List.of())).untilTerminal();
+    var idle = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.CloseIfIdle(Duration.ZERO, r));
+    SessionSummary first = ((ChatSession.SessionClosed) idle.event()).summary();
+    assertThat(((ChatSession.SessionClosed) idle.event()).reason()).isEqualTo("idle");
+    assertThat(rejected(start("a canonical turn", null, List.of()).reply()).code())
+        .as("a caller that does not ask for it still finds the session closed").isEqualTo(ChatSession.SESSION_CLOSED);
+
+    var again = session.<ChatSession.TurnAnswer>runCommand(r ->
+        new ChatSession.StartTurn("back again", null, null, List.of(), "trace", true, r));
+    assertThat(again.events().getFirst()).isInstanceOf(ChatSession.SessionReopened.class);
+    var reopened = (ChatSession.SessionReopened) again.events().getFirst();
+    assertThat(reopened.turnId()).isEqualTo(turnId(again));
+    assertThat(read(again).untilTerminal().getLast().event()).isInstanceOf(TurnEnding.Completed.class);
+    assertThat(session.getState().status()).isEqualTo(SessionStatus.OPEN);
+    assertThat(session.getState().turns()).extracting(TurnRecord::ordinal).containsExactly(1, 2);
+
+    var close = session.<ChatSession.SessionAnswer>runCommand(r -> new ChatSession.Close("closed", r));
+    SessionSummary second = ((ChatSession.SessionClosed) close.event()).summary();
+    var secondRun = session.getState().turns().getLast().outcome().runs().getFirst().usage();
+    assertThat(second.turns()).as("the second stretch's turns").isEqualTo(1);
+    assertThat(second.completedTurns()).isEqualTo(1);
+    assertThat(second.usageByModel().get("offline/offline")).isEqualTo(secondRun);
+    assertThat(second.openedAt()).isEqualTo(reopened.at());
+    assertThat(second.durationMs()).isEqualTo(Duration.between(reopened.at(), second.closedAt()).toMillis());
+    assertThat(first.turns() + second.turns()).isEqualTo(2);
+
+    assertThat(rejected(session.<ChatSession.TurnAnswer>runCommand(r ->
+            new ChatSession.StartTurn("and again", null, null, List.of(), "trace", true, r)).reply()).code())
+        .as("a session its caller closed stays closed").isEqualTo(ChatSession.SESSION_CLOSED);
+    session.restart();
+    assertThat(session.getState().summarize(second.closedAt())).isEqualTo(second);
+  }
+
+  @Test
   void closingWhileATurnRunsCancelsItFirst() {
     newSession("");
     open();

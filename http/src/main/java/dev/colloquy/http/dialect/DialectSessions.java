@@ -62,8 +62,22 @@ final class DialectSessions {
    */
   CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, String message, String turnId,
       String idempotencyKey, List<String> models, String traceId) {
+    return start(caller, sessionId, message, turnId, idempotencyKey, models, traceId, false);
+  }
+
+  /**
+   * A new turn of a chat whose contract never closes it (the Writing Room's): a chat the engine closed
+   * for idleness, to bill it, opens again for it rather than refusing it as closed.
+   */
+  CompletionStage<ChatSession.TurnReply> startInChat(Principal caller, String chatId, String message,
+      String traceId) {
+    return start(caller, chatId, message, null, null, List.of(), traceId, true);
+  }
+
+  private CompletionStage<ChatSession.TurnReply> start(Principal caller, String sessionId, String message,
+      String turnId, String idempotencyKey, List<String> models, String traceId, boolean reopenIfIdle) {
     return admission.admit(place -> gateway.<ChatSession.TurnAnswer>ask(caller, sessionId, replyTo ->
-            new ChatSession.StartTurn(message, turnId, idempotencyKey, models, traceId, replyTo))
+            new ChatSession.StartTurn(message, turnId, idempotencyKey, models, traceId, reopenIfIdle, replyTo))
         .thenApply(DialectSessions::turn).thenApply(place::held));
   }
 

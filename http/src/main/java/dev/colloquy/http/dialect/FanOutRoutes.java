@@ -124,7 +124,8 @@ public final class FanOutRoutes extends AllDirectives {
     String turnId = UUID.randomUUID().toString();
     return admission.admit(place -> sessions.models().forFanOut(caller.tenantId(), request.models())
             .thenCompose(models -> sessions.<ChatSession.TurnAnswer>ask(caller, conversationId, replyTo ->
-                new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, replyTo)))
+                // A conversation is never closed by its contract: one the engine closed for idleness reopens.
+                new ChatSession.StartTurn(request.prompt(), turnId, null, models, traceId, true, replyTo)))
             .thenApply(FanOutRoutes::turn).thenApply(place::held))
         .thenCompose(reply -> turnSessions.record(turnId, conversationId, caller.tenantId()).thenApply(recorded -> {
           reply.frames().getSource().runWith(Sink.ignore(), sessions.system());

@@ -93,7 +93,7 @@ public final class WritingRoomRoutes extends AllDirectives {
       requireCharacter(chat, characterId);
       return resume.isPresent()
           ? sessions.join(caller, chatId, resume.get().turnId(), 0)
-          : sessions.start(caller, chatId, message, null, null, List.of(), traceId);
+          : sessions.startInChat(caller, chatId, message, traceId);
     });
     return onSuccess(turn, reply -> streams.serve(reply, () -> new WritingRoomFrames(chatId),
         resume.map(TurnEventId::number).orElse(0L),

@@ -58,6 +58,7 @@ final class ReadModelUpdates {
       }
       case ChatSession.SessionForked e -> forked(e);
       case ChatSession.SessionClosed e -> closed(e);
+      case ChatSession.SessionReopened e -> reopened(e);
       case ChatSession.SessionDeleted e -> deleted(e);
       case ChatSession.SessionEscalated e -> escalated(e);
       case ChatSession.SessionHandedBack e ->
@@ -231,13 +232,30 @@ final class ReadModelUpdates {
     sessionEnd(e.reason(), e.summary(), e.at(), "");
   }
 
-  /** The billing record of a session's end, from its summary; {@code condition} narrows which session rows get one. */
+  /**
+   * A session closed for idleness opened again for a turn: listed as open, and billed as a new stretch
+   * from here, whose start and (at its close) end records carry the reopening turn's id.
+   */
+  private void reopened(ChatSession.SessionReopened e) throws SQLException {
+    execute("""
+        UPDATE sessions SET status = 'open', closed_at = NULL, close_reason = NULL, stretch = ?, last_activity_at = ?
+        WHERE session_id = ? AND status = 'closed'""", e.turnId(), time(e.at()), sessionId);
+    execute("""
+        INSERT INTO billing_events (session_id, kind, occurrence, tenant_id, occurred_at)
+        SELECT ?, 'session_start', ?, tenant_id, ? FROM sessions WHERE session_id = ?
+        ON CONFLICT (session_id, kind, occurrence) DO NOTHING""", sessionId, e.turnId(), time(e.at()), sessionId);
+  }
+
+  /**
+   * The billing record of a session's end (of the stretch it is in), from its summary; {@code condition}
+   * narrows which session rows get one.
+   */
   private void sessionEnd(String reason, SessionSummary summary, Instant at, String condition) throws SQLException {
     Usage total = summary.usageByModel().values().stream().reduce(Usage.NONE, Usage::plus);
     execute("""
-        INSERT INTO billing_events (session_id, kind, tenant_id, occurred_at, reason, turns, completed_turns,
+        INSERT INTO billing_events (session_id, kind, occurrence, tenant_id, occurred_at, reason, turns, completed_turns,
           prompt_tokens, completion_tokens, cost_usd, duration_ms, usage_by_model)
-        SELECT ?, 'session_end', tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?"""
+        SELECT ?, 'session_end', stretch, tenant_id, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS JSONB) FROM sessions WHERE session_id = ?"""
         + condition + " ON CONFLICT (session_id, kind, occurrence) DO NOTHING",
         sessionId, time(at), reason, summary.turns(), summary.completedTurns(), total.promptTokens(),
         total.completionTokens(), total.costUsd(), summary.durationMs(), usageJson(summary), sessionId);
