@@ -183,7 +183,7 @@ public final class Colloquy implements AutoCloseable {
       FanOutRoutes fanOut = new FanOutRoutes(gateway,
           new JdbcTurnSessions(database.dataSource(), blocking), settings.http(), operations.metrics(), Clock.systemUTC(),
           admission);
-      ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape()));
+      ErrorShapes dialectErrors = new ErrorShapes(List.of(OpenAiRoutes.errorShape(), EdgeRoutes.errorShape()));
       WritingRoomRoutes writingRoom = new WritingRoomRoutes(gateway,
           new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics(), admission);
       EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,

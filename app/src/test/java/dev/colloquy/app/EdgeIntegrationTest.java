@@ -183,6 +183,32 @@ class EdgeIntegrationTest {
     assertThat(app.api().session(sessionId).path("messages")).isEmpty();
   }
 
+  /**
+   * What the layers before the contract's routes refuse (the credential, an unknown path) reaches its
+   * client as the same single error frame: the contract's client reads every answer as a stream.
+   */
+  @Test
+  void refusalsMadeBeforeTheContractsRoutesAreItsErrorFrameToo() throws Exception {
+    String body = chat(app.api().openSession(), "Hi").toString();
+    Credentialed.Reply anonymous = Credentialed.send(base(), "POST", "/functions/v1/chat", body);
+    Credentialed.Reply badKey = Credentialed.send(base(), "POST", "/functions/v1/embed", body,
+        "Authorization", "Bearer ck_notakey_notasecret");
+    Credentialed.Reply unknown = Credentialed.send(base(), "POST", "/functions/v1/summarize", body,
+        "Authorization", bearer());
+    for (Credentialed.Reply reply : List.of(anonymous, badKey, unknown)) {
+      assertThat(reply.headers().firstValue("Content-Type")).as(reply.body()).hasValueSatisfying(
+          type -> assertThat(type).startsWith("text/event-stream"));
+      assertThat(UUID.fromString(errorFrame(reply).path("trace_id").asText())).isNotNull();
+    }
+    assertThat(anonymous.status()).isEqualTo(401);
+    assertThat(errorFrame(anonymous).path("code").asText()).isEqualTo("unauthenticated");
+    assertThat(anonymous.headers().firstValue("WWW-Authenticate")).isPresent();
+    assertThat(badKey.status()).isEqualTo(401);
+    assertThat(errorFrame(badKey).path("code").asText()).isEqualTo("unauthenticated");
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(errorFrame(unknown).path("code").asText()).isEqualTo("not_found");
+  }
+
   @Test
   void aTurnInProgressIsRefusedAndEachSessionHasItsOwnRateLimit() throws Exception {
     String busy = app.api().openSession();

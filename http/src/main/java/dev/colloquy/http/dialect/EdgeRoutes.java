@@ -73,6 +73,28 @@ public final class EdgeRoutes extends AllDirectives {
     this.settings = settings;
   }
 
+  /**
+   * Refusals made before these routes (no or a bad credential, a tenant's rate limit or quota, a body
+   * that is not JSON, a node shutting down) as the contract's single {@code error} frame, with their
+   * status and headers ({@code Retry-After}, {@code WWW-Authenticate}): the contract's client reads every
+   * answer as a stream ("invalid request: immediate error frame then close"), not as a JSON body.
+   */
+  public static ErrorShapes.Shape errorShape() {
+    return new ErrorShapes.Shape() {
+      @Override
+      public boolean covers(String path) {
+        return path.startsWith("/functions/v1/");
+      }
+
+      @Override
+      public HttpResponse reword(HttpResponse canonical, ErrorShapes.CanonicalError error) {
+        String traceId = EdgeTraceIds.uuid(error.traceId()).orElse(error.traceId());
+        return refused(new DialectRefusal(StatusCodes.get(error.status()), error.code(), error.message()), traceId)
+            .addHeaders(canonical.getHeaders());
+      }
+    };
+  }
+
   public Route route(Principal caller) {
     return pathPrefix(segment("functions").slash("v1"), () -> extractRequest(request -> {
       String traceId = EdgeTraceIds.of(request);
