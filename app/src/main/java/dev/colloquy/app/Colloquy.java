@@ -37,6 +37,7 @@ import dev.colloquy.http.KnowledgeRoutes;
 import dev.colloquy.http.OpenStreams;
 import dev.colloquy.http.RequestHeadTimeout;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SessionHistory;
 import dev.colloquy.http.SessionListRoutes;
 import dev.colloquy.http.SessionRoutes;
 import dev.colloquy.http.cors.Cors;
@@ -188,7 +189,9 @@ public final class Colloquy implements AutoCloseable {
           new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics(), admission);
       EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
           settings.edge(), settings.http(), operations.metrics(), admission);
-      SupportRoutes support = new SupportRoutes(gateway, settings.http(), operations.metrics(), admission);
+      SupportRoutes support = new SupportRoutes(gateway,
+          new SessionHistory(gateway, new JdbcMessageHistory(database.dataSource(), blocking)), settings.http(),
+          operations.metrics(), admission);
       ApiRoutes routes = new ApiRoutes(
           new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
               operations.metrics(), admission),

@@ -77,11 +77,12 @@ class SupportAgentIntegrationTest {
   }
 
   /**
-   * The contract's transcript has no paging: it is the newest page of the session's messages (100 at
-   * most), and the canonical session route reads the rest with the same key, page by page.
+   * The contract's transcript has no paging: it holds every message, from the session's first, also
+   * those its entity no longer keeps (the read side's), where the canonical session route gives the
+   * newest hundred and pages back to the rest.
    */
   @Test
-  void aTranscriptHoldsTheNewestHundredMessagesAndTheCanonicalPagesReadTheRest() throws Exception {
+  void aTranscriptHoldsEveryMessageWhereTheCanonicalRoutePagesThem() throws Exception {
     Api.Response opened = app.api().post("/v1/sessions", "{}");
     assertThat(opened.status()).as(opened.body()).isEqualTo(201);
     String sessionId = opened.json().path("session_id").asText();
@@ -93,10 +94,12 @@ class SupportAgentIntegrationTest {
     Credentialed.Reply transcript = send("GET", "/v1/session/" + sessionId + "/transcript", null);
     assertThat(transcript.status()).as(transcript.body()).isEqualTo(200);
     JsonNode lines = transcript.json().path("messages");
-    assertThat(lines).hasSize(100);
-    assertThat(lines.get(0).path("content").asText()).isEqualTo("Question 2");
-    assertThat(lines.get(98).path("content").asText()).isEqualTo("Question 51");
-    assertThat(lines.get(99).path("role").asText()).isEqualTo("assistant");
+    assertThat(lines).hasSize(102);
+    for (int turn = 1; turn <= 51; turn++) {
+      assertThat(lines.get(2 * (turn - 1)).path("content").asText()).isEqualTo("Question " + turn);
+      assertThat(lines.get(2 * turn - 1).path("role").asText()).isEqualTo("assistant");
+    }
+    assertThat(transcript.json().has("truncated")).isFalse();
 
     JsonNode newest = app.api().session(sessionId);
     assertThat(newest.path("messages")).hasSize(100);

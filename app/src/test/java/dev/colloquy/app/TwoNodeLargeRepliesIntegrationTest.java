@@ -71,7 +71,7 @@ class TwoNodeLargeRepliesIntegrationTest {
    * Turns whose answers pass the limit fail keeping the 2 MiB they streamed, which every view of the
    * session carries in its turns: a page holds as many of them as its budget allows, so the session,
    * its support transcript and its fan-out conversation still cross nodes (three such turns would
-   * not fit one frame).
+   * not fit one frame); the transcript, which has no paging, gathers the pages one after another.
    */
   @Test
   void aSessionOfAnswersCutAtTheLimitReadsBackAPageAcrossNodesInEveryDialect() throws Exception {
@@ -96,7 +96,8 @@ class TwoNodeLargeRepliesIntegrationTest {
 
     Api.Response transcript = api.send("GET", "/v1/session/" + sessionId + "/transcript", null, "X-API-Key", api.apiKey());
     assertThat(transcript.status()).as(transcript.body()).isEqualTo(200);
-    assertThat(transcript.json().path("messages")).extracting(m -> m.path("content").asText()).containsExactly("Question 3");
+    assertThat(transcript.json().path("messages")).extracting(m -> m.path("content").asText())
+        .containsExactly("Question 1", "Question 2", "Question 3");
 
     Api.Response conversation = api.get("/v1/conversations/" + sessionId);
     assertThat(conversation.status()).as(conversation.body()).isEqualTo(200);

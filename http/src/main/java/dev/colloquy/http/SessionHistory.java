@@ -17,12 +17,15 @@ import java.util.concurrent.CompletionStage;
  * (its newest) and lets the caller in or not; the pages before those come from the read side's
  * messages, which by then have long been projected.
  */
-final class SessionHistory {
+public final class SessionHistory {
 
   private final SessionGateway sessions;
   private final MessageHistory history;
 
-  SessionHistory(SessionGateway sessions, MessageHistory history) {
+  /** The most text (UTF-8) {@link #whole} gathers: a session may hold 10,000 turns of 32 KiB messages. */
+  public static final long WHOLE_BYTES = 16L * 1024 * 1024;
+
+  public SessionHistory(SessionGateway sessions, MessageHistory history) {
     this.sessions = sessions;
     this.history = history;
   }
@@ -46,6 +49,33 @@ final class SessionHistory {
           }
           return CompletableFuture.completedFuture(view);
         });
+  }
+
+  /**
+   * The session with every message from its first, page by page, or with the newest that fit in
+   * {@link #WHOLE_BYTES} (its page then says that earlier messages were left out).
+   */
+  public CompletionStage<SessionView> whole(Principal caller, String sessionId) {
+    return page(caller, sessionId, null, SessionState.MAX_PAGE_MESSAGES)
+        .thenCompose(newest -> before(caller, newest, new ArrayList<>(newest.messages()), bytes(newest.messages())));
+  }
+
+  private CompletionStage<SessionView> before(Principal caller, SessionView last, List<SessionView.MessageView> gathered,
+      long bytes) {
+    boolean earlier = last.page() != null && last.page().earlier() && !last.messages().isEmpty();
+    if (!earlier || bytes >= WHOLE_BYTES) {
+      return CompletableFuture.completedFuture(last.withMessages(gathered, SessionView.Page.complete(earlier)));
+    }
+    return page(caller, last.sessionId(), last.messages().getFirst().messageId(), SessionState.MAX_PAGE_MESSAGES)
+        .thenCompose(older -> {
+          List<SessionView.MessageView> all = new ArrayList<>(older.messages());
+          all.addAll(gathered);
+          return before(caller, older, all, bytes + bytes(older.messages()));
+        });
+  }
+
+  private static long bytes(List<SessionView.MessageView> messages) {
+    return messages.stream().mapToLong(message -> message.content().getBytes(StandardCharsets.UTF_8).length).sum();
   }
 
   /** {@code kept} preceded by what the read side holds before {@code position}, within the page's limits. */

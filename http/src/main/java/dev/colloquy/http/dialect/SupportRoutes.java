@@ -2,6 +2,7 @@ package dev.colloquy.http.dialect;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.HttpSettings;
 import dev.colloquy.engine.domain.ErrorCode;
@@ -17,6 +18,7 @@ import dev.colloquy.http.Errors;
 import dev.colloquy.http.HttpMetrics;
 import dev.colloquy.http.Json;
 import dev.colloquy.http.SessionGateway;
+import dev.colloquy.http.SessionHistory;
 import dev.colloquy.http.auth.Principal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -45,13 +47,15 @@ public final class SupportRoutes extends AllDirectives {
   static final int MAX_EXTERNAL_USER_ID = 256;
 
   private final DialectSessions sessions;
+  private final SessionHistory history;
   private final DialectStreams streams;
   private final HttpSettings settings;
   private final DialectErrors errors = new DialectErrors("Support", SupportRoutes::response);
 
-  public SupportRoutes(SessionGateway gateway, HttpSettings settings, HttpMetrics metrics,
+  public SupportRoutes(SessionGateway gateway, SessionHistory history, HttpSettings settings, HttpMetrics metrics,
       Admission admission) {
     this.sessions = new DialectSessions(gateway, admission);
+    this.history = history;
     this.streams = new DialectStreams(sessions, settings.keepAlive(), metrics);
     this.settings = settings;
   }
@@ -99,8 +103,9 @@ public final class SupportRoutes extends AllDirectives {
     return sessions.close(caller, sessionId).thenApply(Ended::toApi);
   }
 
+  /** The whole transcript, as the contract has it (the canonical API pages it), within SessionHistory's bound. */
   private CompletionStage<Transcript> transcript(Principal caller, String sessionId) {
-    return sessions.get(caller, sessionId).thenApply(Transcript::toApi);
+    return history.whole(caller, sessionId).thenApply(Transcript::toApi);
   }
 
   // ---- messages ----
@@ -216,10 +221,12 @@ public final class SupportRoutes extends AllDirectives {
     }
   }
 
-  record Transcript(String sessionId, List<Line> messages) {
+  /** {@code truncated}: present, and true, only when the oldest messages were left out (SessionHistory.WHOLE_BYTES). */
+  record Transcript(String sessionId, List<Line> messages, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean truncated) {
     static Transcript toApi(SessionView view) {
       return new Transcript(view.sessionId(),
-          view.messages().stream().map(m -> new Line(m.role(), m.content(), m.createdAt())).toList());
+          view.messages().stream().map(m -> new Line(m.role(), m.content(), m.createdAt())).toList(),
+          view.page() != null && view.page().earlier() ? Boolean.TRUE : null);
     }
   }
 
