@@ -34,6 +34,7 @@ import dev.colloquy.http.BillingRoutes;
 import dev.colloquy.http.HealthRoutes;
 import dev.colloquy.http.JournalRoutes;
 import dev.colloquy.http.KnowledgeRoutes;
+import dev.colloquy.http.OpenConnections;
 import dev.colloquy.http.OpenStreams;
 import dev.colloquy.http.RequestHeadTimeout;
 import dev.colloquy.http.SessionGateway;
@@ -146,6 +147,7 @@ public final class Colloquy implements AutoCloseable {
           Knowledge.modelEnricher(settings.llm(), models));
       knowledge.documents().resume();
       InFlight streams = new InFlight();
+      OpenConnections connections = new OpenConnections();
       MemoryStore memories = new JdbcMemoryStore(database.dataSource(), knowledge.embeddings());
       MemoryRoutes memoryRoutes = new MemoryRoutes(memories, blocking);
       TenantConfig tenantDefaults = TenantConfig.defaults(settings.limits(),
@@ -213,15 +215,15 @@ public final class Colloquy implements AutoCloseable {
               settings.http().askTimeout(), Clock.systemUTC()));
       ServerBinding binding = Http.get(system)
           .newServerAt(settings.http().host(), settings.http().port())
-          .bindFlow(RequestHeadTimeout.around(new OpenStreams(streams)
+          .bindFlow(connections.around(RequestHeadTimeout.around(new OpenStreams(streams)
               .track(Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))).flow(system),
-              settings.http().requestHeadTimeout()))
+              settings.http().requestHeadTimeout())))
           .toCompletableFuture()
           .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
       // Ready for the management endpoint only from here: before, the API does not listen yet.
       NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
-      GracefulShutdown.register(system, turns, streams, settings.shutdown());
+      GracefulShutdown.register(system, turns, streams, connections, settings.shutdown());
       log.info("Colloquy is listening on http://{}:{} (models: {}, storage: {})", settings.http().host(),
           binding.localAddress().getPort(), models.ids(),
           database.embedded() ? "embedded PostgreSQL in " + settings.storage().dataDir() : "external PostgreSQL");

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.colloquy.config.ShutdownSettings;
 import dev.colloquy.engine.InFlight;
+import dev.colloquy.http.OpenConnections;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What stopping a node does, as phases of Pekko's coordinated shutdown. Before the HTTP server
  * unbinds, the node refuses new turns and drains the running ones, interrupting those that outlive
- * the drain timeout; only then does the server stop (so no stream is cut before its terminal
- * event), the shards are handed over and the actor system terminates.
+ * the drain timeout, waits for the streams to end and closes its connections once each has written
+ * its last byte; only then does the server stop (so no stream is cut before its terminal event), the
+ * shards are handed over and the actor system terminates.
  */
 public final class GracefulShutdown {
 
@@ -29,6 +31,12 @@ public final class GracefulShutdown {
   /** How long the streams of ended turns get to write their last events before the server closes them. */
   static final Duration STREAM_ALLOWANCE = Duration.ofSeconds(5);
 
+  /**
+   * How long the connections get to be answered what they asked before they close; the server's own
+   * termination that follows would drop what a connection has not written yet (see {@link OpenConnections}).
+   */
+  static final Duration CLOSE_ALLOWANCE = Duration.ofSeconds(5);
+
   private static final String DRAIN_PHASE = CoordinatedShutdown.PhaseBeforeServiceUnbind();
 
   private GracefulShutdown() {}
@@ -38,12 +46,14 @@ public final class GracefulShutdown {
    * on, which would unbind the server under the running turns.
    */
   static Config phaseTimeouts(ShutdownSettings settings) {
-    Duration phase = settings.drainTimeout().plus(INTERRUPT_ALLOWANCE).plus(STREAM_ALLOWANCE).plusSeconds(5);
+    Duration phase = settings.drainTimeout().plus(INTERRUPT_ALLOWANCE).plus(STREAM_ALLOWANCE).plus(CLOSE_ALLOWANCE)
+        .plusSeconds(5);
     return ConfigFactory.parseMap(Map.of(
         "pekko.coordinated-shutdown.phases." + DRAIN_PHASE + ".timeout", phase.toMillis() + "ms"));
   }
 
-  static void register(ActorSystem<?> system, InFlight turns, InFlight streams, ShutdownSettings settings) {
+  static void register(ActorSystem<?> system, InFlight turns, InFlight streams, OpenConnections connections,
+      ShutdownSettings settings) {
     CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
     shutdown.addTask(DRAIN_PHASE, "drain-turns", () -> {
       if (stoppedByClose(shutdown)) {
@@ -60,7 +70,13 @@ public final class GracefulShutdown {
             log.info("Turns drained ({} interrupted); {} streams still open get up to {}", interrupted, streams.count(), wait);
             return streams.whenNoneRunning(wait);
           })
-          .thenApply(flushed -> Done.getInstance());
+          .thenCompose(ended -> connections.closeAll(CLOSE_ALLOWANCE))
+          .thenApply(stillOpen -> {
+            if (stillOpen > 0) {
+              log.info("{} connections still wait for an answer after {}; the server closes them", stillOpen, CLOSE_ALLOWANCE);
+            }
+            return Done.getInstance();
+          });
     });
   }
 
