@@ -191,11 +191,11 @@ public final class Colloquy implements AutoCloseable {
           new JdbcChatListing(database.dataSource(), blocking), settings.http(), operations.metrics(), admission);
       EdgeRoutes edge = new EdgeRoutes(gateway, knowledge.documents(), knowledge.embeddingModel(), blocking,
           settings.edge(), settings.http(), operations.metrics(), admission);
-      SupportRoutes support = new SupportRoutes(gateway,
-          new SessionHistory(gateway, new JdbcMessageHistory(database.dataSource(), blocking)), settings.http(),
+      JdbcMessageHistory messages = new JdbcMessageHistory(database.dataSource(), blocking);
+      SupportRoutes support = new SupportRoutes(gateway, new SessionHistory(gateway, messages), settings.http(),
           operations.metrics(), admission);
       ApiRoutes routes = new ApiRoutes(
-          new SessionRoutes(gateway, new JdbcMessageHistory(database.dataSource(), blocking), settings.http(),
+          new SessionRoutes(gateway, messages, settings.http(),
               operations.metrics(), admission),
           new SessionListRoutes(sessionsTable),
           new JournalRoutes(new JournalReader(system)),

@@ -81,8 +81,7 @@ public final class SessionHistory {
   /** {@code kept} preceded by what the read side holds before {@code position}, within the page's limits. */
   private CompletionStage<SessionView> readSide(SessionView view, List<SessionView.MessageView> kept,
       MessageHistory.Position position, int room) {
-    long budget = SessionState.PAGE_BYTES - kept.stream()
-        .mapToLong(message -> message.content().getBytes(StandardCharsets.UTF_8).length).sum();
+    long budget = SessionState.PAGE_BYTES - bytes(kept);
     if (room <= 0 || (!kept.isEmpty() && budget <= 0)) {
       return CompletableFuture.completedFuture(view.withMessages(kept, SessionView.Page.complete(true)));
     }
