@@ -104,12 +104,35 @@ public final class LuceneVectorStore implements VectorStore {
     private final Directory dir;
     private final IndexWriter writer;
     private final SearcherManager searchers;
+    private volatile SearchableDocs searchable;
 
     TenantIndex(Path path) throws IOException {
       dir = FSDirectory.open(path);
       IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
       writer = new IndexWriter(dir, config);
       searchers = new SearcherManager(writer, null);
+    }
+
+    /**
+     * Runs {@code search} on the current searcher with the filter of its searchable documents, worked
+     * out once per reader (two searches racing on a new reader may both work it out; either is right).
+     */
+    <T> T search(String tenantId, Search<T> search) {
+      try {
+        IndexSearcher searcher = searchers.acquire();
+        try {
+          SearchableDocs docs = searchable;
+          if (docs == null || !docs.isFor(searcher)) {
+            docs = SearchableDocs.of(searcher, searchableFilter(tenantId));
+            searchable = docs;
+          }
+          return search.on(searcher, docs);
+        } finally {
+          searchers.release(searcher);
+        }
+      } catch (IOException e) {
+        throw storeFailed(e);
+      }
     }
 
     /** Commits and makes the change visible to searches. */
@@ -187,7 +210,9 @@ public final class LuceneVectorStore implements VectorStore {
   public List<ScoredChunk> searchDense(String tenantId, VectorName vector, float[] query, int limit) {
     ChunkChecks.requireDimensions(query, dimensions);
     return existingIndex(tenantId)
-        .map(index -> search(index, new KnnFloatVectorQuery(vectorField(vector), Vectors.normalized(query), limit, searchable(tenantId)), limit, true))
+        .map(index -> index.search(tenantId, (searcher, searchable) -> scored(searcher,
+            searcher.search(new KnnFloatVectorQuery(vectorField(vector), Vectors.normalized(query), limit, searchable.query()), Math.max(1, limit)),
+            true, new HashMap<>())))
         .orElse(List.of());
   }
 
@@ -202,22 +227,14 @@ public final class LuceneVectorStore implements VectorStore {
       return hits;
     }
     float[] normalized = Vectors.normalized(query);
-    Query filter = searchable(tenantId);
-    try {
-      IndexSearcher searcher = index.get().searchers.acquire();
-      try {
-        Map<Integer, KnowledgeChunk> read = new HashMap<>();
-        for (VectorName vector : vectors) {
-          TopDocs top = searcher.search(new KnnFloatVectorQuery(vectorField(vector), normalized, limit, filter), Math.max(1, limit));
-          hits.put(vector, scored(searcher, top, true, read));
-        }
-        return hits;
-      } finally {
-        index.get().searchers.release(searcher);
+    return index.get().search(tenantId, (searcher, searchable) -> {
+      Map<Integer, KnowledgeChunk> read = new HashMap<>();
+      for (VectorName vector : vectors) {
+        TopDocs top = searcher.search(new KnnFloatVectorQuery(vectorField(vector), normalized, limit, searchable.query()), Math.max(1, limit));
+        hits.put(vector, scored(searcher, top, true, read));
       }
-    } catch (IOException e) {
-      throw storeFailed(e);
-    }
+      return hits;
+    });
   }
 
   @Override
@@ -232,11 +249,14 @@ public final class LuceneVectorStore implements VectorStore {
       anyTerm.add(new TermQuery(new Term(TEXT, term)), Occur.SHOULD);
       anyTerm.add(new BoostQuery(new TermQuery(new Term(SECTION, term)), SECTION_BOOST), Occur.SHOULD);
     }
-    Query bm25 = new BooleanQuery.Builder()
-        .add(anyTerm.build(), Occur.MUST)
-        .add(searchable(tenantId), Occur.FILTER)
-        .build();
-    return search(index.get(), bm25, limit, false);
+    Query anyOfTheTerms = anyTerm.build();
+    return index.get().search(tenantId, (searcher, searchable) -> {
+      Query bm25 = new BooleanQuery.Builder()
+          .add(anyOfTheTerms, Occur.MUST)
+          .add(searchable.query(), Occur.FILTER)
+          .build();
+      return scored(searcher, searcher.search(bm25, Math.max(1, limit)), false, new HashMap<>());
+    });
   }
 
   /**
@@ -245,30 +265,21 @@ public final class LuceneVectorStore implements VectorStore {
    */
   @Override
   public Optional<KnowledgeChunk> searchableChunk(String tenantId, String documentId, int chunkIndex) {
-    return existingIndex(tenantId).flatMap(index -> {
+    return existingIndex(tenantId).flatMap(index -> index.search(tenantId, (searcher, searchable) -> {
       Query ofDocument = new BooleanQuery.Builder()
-          .add(searchable(tenantId), Occur.FILTER)
+          .add(searchable.query(), Occur.FILTER)
           .add(new TermQuery(new Term(DOCUMENT_ID, documentId)), Occur.FILTER)
           .build();
-      try {
-        IndexSearcher searcher = index.searchers.acquire();
-        try {
-          TopDocs all = searcher.search(ofDocument, Math.max(1, searcher.count(ofDocument)));
-          for (ScoreDoc hit : all.scoreDocs) {
-            Document stored = searcher.storedFields().document(hit.doc, Set.of(PAYLOAD));
-            KnowledgeChunk chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes);
-            if (chunk.chunkIndex() == chunkIndex && chunk.tenantId().equals(tenantId)) {
-              return Optional.of(chunk.withLatestVersion(true));
-            }
-          }
-          return Optional.empty();
-        } finally {
-          index.searchers.release(searcher);
+      TopDocs all = searcher.search(ofDocument, Math.max(1, searcher.count(ofDocument)));
+      for (ScoreDoc hit : all.scoreDocs) {
+        Document stored = searcher.storedFields().document(hit.doc, Set.of(PAYLOAD));
+        KnowledgeChunk chunk = ChunkJson.read(stored.getBinaryValue(PAYLOAD).bytes);
+        if (chunk.chunkIndex() == chunkIndex && chunk.tenantId().equals(tenantId)) {
+          return Optional.of(chunk.withLatestVersion(true));
         }
-      } catch (IOException e) {
-        throw storeFailed(e);
       }
-    });
+      return Optional.<KnowledgeChunk>empty();
+    }));
   }
 
   /** A tenant none of whose documents were ever stored has no index: its directory does not exist. */
@@ -279,18 +290,7 @@ public final class LuceneVectorStore implements VectorStore {
 
   @Override
   public long searchableCount(String tenantId) {
-    return existingIndex(tenantId).map(index -> {
-      try {
-        IndexSearcher searcher = index.searchers.acquire();
-        try {
-          return (long) searcher.count(searchable(tenantId));
-        } finally {
-          index.searchers.release(searcher);
-        }
-      } catch (IOException e) {
-        throw storeFailed(e);
-      }
-    }).orElse(0L);
+    return existingIndex(tenantId).map(index -> index.search(tenantId, (searcher, searchable) -> searchable.count())).orElse(0L);
   }
 
   @Override
@@ -335,17 +335,10 @@ public final class LuceneVectorStore implements VectorStore {
     }
   }
 
-  private List<ScoredChunk> search(TenantIndex index, Query query, int limit, boolean dense) {
-    try {
-      IndexSearcher searcher = index.searchers.acquire();
-      try {
-        return scored(searcher, searcher.search(query, Math.max(1, limit)), dense, new HashMap<>());
-      } finally {
-        index.searchers.release(searcher);
-      }
-    } catch (IOException e) {
-      throw storeFailed(e);
-    }
+  /** A search on one searcher, given the filter of the documents it may return. */
+  @FunctionalInterface
+  private interface Search<T> {
+    T on(IndexSearcher searcher, SearchableDocs searchable) throws IOException;
   }
 
   /**
@@ -409,7 +402,8 @@ public final class LuceneVectorStore implements VectorStore {
     return published;
   }
 
-  private static Query searchable(String tenantId) {
+  /** The tenant's chunks of a published version (each index holds one tenant; the term guards that too). */
+  private static Query searchableFilter(String tenantId) {
     return new BooleanQuery.Builder()
         .add(new TermQuery(new Term(TENANT_ID, tenantId)), Occur.FILTER)
         .add(NumericDocValuesField.newSlowExactQuery(LATEST, 1), Occur.FILTER)

@@ -204,6 +204,50 @@ public abstract class VectorStoreContract {
   }
 
   @Test
+  void everyKindOfSearchSeesEachWriteRightAfterEarlierSearches() {
+    store().upsert("acme", List.of(
+        embedded(chunk("acme", "doc-1", 0, "Shipping is free over fifty euros", "Shipping"), X, X, X),
+        embedded(chunk("acme", "doc-2", 0, "Shipping abroad takes a week", "Shipping"), X, X, X)));
+    assertSearchable();
+
+    store().publish("acme", "doc-1", List.of());
+    assertSearchable("doc-1");
+
+    store().publish("acme", "doc-2", List.of());
+    assertSearchable("doc-1", "doc-2");
+
+    // A replaced chunk counts once and is found only in its new form.
+    store().upsert("acme", List.of(embedded(chunk("acme", "doc-1", 0, "Shipping is free over forty euros", "Shipping"), X, X, X)));
+    assertSearchable("doc-1", "doc-2");
+    assertThat(store().searchText("acme", "shipping free", 5)).extracting(hit -> hit.chunk().text())
+        .contains("Shipping is free over forty euros").doesNotContain("Shipping is free over fifty euros");
+
+    store().unpublish("acme", "doc-1");
+    assertSearchable("doc-2");
+
+    store().delete("acme", "doc-2");
+    assertSearchable();
+  }
+
+  /** Text, dense, all-spaces, count and cited-passage lookups all agree on which documents are searchable. */
+  private void assertSearchable(String... documentIds) {
+    assertThat(store().searchableCount("acme")).isEqualTo(documentIds.length);
+    assertThat(store().searchText("acme", "shipping", 5)).extracting(hit -> hit.chunk().documentId())
+        .containsExactlyInAnyOrder(documentIds);
+    assertThat(store().searchDense("acme", VectorName.TEXT, X, 5)).extracting(hit -> hit.chunk().documentId())
+        .containsExactlyInAnyOrder(documentIds);
+    Map<VectorName, List<ScoredChunk>> each = store().searchDenseEach("acme", List.of(VectorName.values()), X, 5);
+    for (VectorName vector : VectorName.values()) {
+      assertThat(each.get(vector)).as(vector.wireName()).extracting(hit -> hit.chunk().documentId())
+          .containsExactlyInAnyOrder(documentIds);
+    }
+    for (String documentId : List.of("doc-1", "doc-2")) {
+      assertThat(store().searchableChunk("acme", documentId, 0).isPresent()).as(documentId)
+          .isEqualTo(List.of(documentIds).contains(documentId));
+    }
+  }
+
+  @Test
   void aCitedPassageIsFoundByItsDocumentAndPositionOnlyWhileSearchable() {
     List<EmbeddedChunk> manyChunks = new java.util.ArrayList<>();
     for (int i = 0; i < 300; i++) {
