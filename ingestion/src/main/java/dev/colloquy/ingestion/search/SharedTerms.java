@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
 
 /**
  * Which BM25 hits carry lexical evidence worth fusing. BM25 ranks any chunk that shares one term
@@ -33,13 +34,14 @@ final class SharedTerms {
     if (required <= 1) {
       return hits;
     }
-    return hits.stream().filter(hit -> shared(queryTerms, hit) >= required).toList();
+    CharArraySet wanted = new CharArraySet(queryTerms, false);
+    return hits.stream().filter(hit -> shared(wanted, hit, required) >= required).toList();
   }
 
-  private int shared(Set<String> queryTerms, ScoredChunk hit) {
-    Set<String> chunkTerms = terms(hit.chunk().sectionHeading() + "\n" + hit.chunk().text());
-    chunkTerms.retainAll(queryTerms);
-    return chunkTerms.size();
+  /** The query's terms in the chunk, counted only until there are enough (most hits have them early). */
+  private int shared(CharArraySet queryTerms, ScoredChunk hit, int enough) {
+    String text = hit.chunk().sectionHeading() + "\n" + hit.chunk().text();
+    return EnglishText.sharedTerms(analyzer, FIELD, text, queryTerms, enough);
   }
 
   private Set<String> terms(String text) {

@@ -6,7 +6,9 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
@@ -57,6 +59,27 @@ public final class EnglishText {
       throw new UncheckedIOException("Cannot analyse text", e);
     }
     return terms;
+  }
+
+  /**
+   * How many distinct terms of {@code wanted} the analysis of {@code text} holds, counted up to
+   * {@code enough}: the analysis stops there, and compares each term in place rather than as a string.
+   */
+  public static int sharedTerms(Analyzer analyzer, String field, String text, CharArraySet wanted, int enough) {
+    Set<String> found = new HashSet<>();
+    try (TokenStream tokens = analyzer.tokenStream(field, text)) {
+      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+      tokens.reset();
+      while (found.size() < enough && tokens.incrementToken()) {
+        if (wanted.contains(term.buffer(), 0, term.length())) {
+          found.add(term.toString());
+        }
+      }
+      tokens.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot analyse text", e);
+    }
+    return found.size();
   }
 
   private static CharArraySet snowballStopWords() {

@@ -23,6 +23,13 @@ class SharedTermsTest {
   }
 
   @Test
+  void aTermRepeatedInTheChunkCountsOnce() {
+    ScoredChunk repeated = hit("Machine", "The machine, the machine, and again the machine.");
+
+    assertThat(sharedTerms.withEvidence("How many watts does the machine draw?", List.of(repeated))).isEmpty();
+  }
+
+  @Test
   void termsMatchAfterStemmingAndTheSectionHeadingCounts() {
     ScoredChunk headingAndText = hit("Descaling", "Use citric acid, never vinegar, every two months.");
 
