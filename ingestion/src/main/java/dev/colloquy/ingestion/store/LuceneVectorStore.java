@@ -27,6 +27,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -53,7 +57,10 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.FSDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The default {@link VectorStore}: one Lucene index per tenant on disk under a directory, holding
@@ -67,6 +74,11 @@ import org.apache.lucene.store.FSDirectory;
  * was using, which for Lucene means the index's files and its write lock ("FileLock invalidated by
  * an external force"). A caller that is interrupted (a cancelled future, an executor shut down now)
  * still waits for its write to finish and keeps its interrupt flag; the index is never touched.
+ *
+ * <p>Merges run in the background and often finish after the write that started them; once a second
+ * the writer thread refreshes every open index's searcher so that searches use the merged segments
+ * (a bulk ingestion otherwise left its tenant searching dozens of small segments until its next
+ * write). The refresh runs between writes, never inside one, so it cannot show a publish half done.
  */
 public final class LuceneVectorStore implements VectorStore {
 
@@ -78,6 +90,8 @@ public final class LuceneVectorStore implements VectorStore {
   private static final String SECTION = "section_heading";
   private static final String PAYLOAD = "payload";
   private static final float SECTION_BOOST = 0.5f;
+  private static final long REFRESH_SECONDS = 1;
+  private static final Logger LOG = LoggerFactory.getLogger(LuceneVectorStore.class);
 
   private final Path directory;
   private final int dimensions;
@@ -85,19 +99,30 @@ public final class LuceneVectorStore implements VectorStore {
   private final Map<String, TenantIndex> tenants = new ConcurrentHashMap<>();
   private final ExecutorService writer =
       Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("lucene-writer").factory());
+  // Only hands the refresh to the writer thread: it never touches an index itself, so stopping it is safe.
+  private final ScheduledExecutorService refresher =
+      Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("lucene-refresh").factory());
+  private final Consumer<IndexWriterConfig> writerSettings;
 
   /**
    * @param directory where the tenants' indexes live (created if missing)
    * @param dimensions the dimension of every vector, that of the embedding model in use
    */
   public LuceneVectorStore(Path directory, int dimensions) {
+    this(directory, dimensions, config -> {});
+  }
+
+  /** For tests that need to hold the index's merges: {@code writerSettings} adjusts each index writer's settings. */
+  LuceneVectorStore(Path directory, int dimensions, Consumer<IndexWriterConfig> writerSettings) {
     this.directory = directory;
     this.dimensions = dimensions;
+    this.writerSettings = writerSettings;
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    refresher.scheduleWithFixedDelay(this::refreshOnWriter, REFRESH_SECONDS, REFRESH_SECONDS, TimeUnit.SECONDS);
   }
 
   private final class TenantIndex implements AutoCloseable {
@@ -109,6 +134,7 @@ public final class LuceneVectorStore implements VectorStore {
     TenantIndex(Path path) throws IOException {
       dir = FSDirectory.open(path);
       IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
+      writerSettings.accept(config);
       writer = new IndexWriter(dir, config);
       searchers = new SearcherManager(writer, null);
     }
@@ -309,9 +335,33 @@ public final class LuceneVectorStore implements VectorStore {
     }).orElse(0);
   }
 
+  /** How many segments the tenant's searches read now (0 without an index). */
+  int searchedSegments(String tenantId) {
+    return existingIndex(tenantId).map(index -> index.search(tenantId, (searcher, searchable) -> searcher.getIndexReader().leaves().size()))
+        .orElse(0);
+  }
+
+  /** Queues a refresh of every open index's searcher on the writer thread, after the writes queued before it. */
+  private void refreshOnWriter() {
+    try {
+      writer.execute(() -> {
+        for (Map.Entry<String, TenantIndex> open : tenants.entrySet()) {
+          try {
+            open.getValue().searchers.maybeRefresh();
+          } catch (IOException | AlreadyClosedException e) {
+            LOG.warn("Could not refresh the Lucene searcher of tenant {}: {}", open.getKey(), e.toString());
+          }
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      // the store is closing: nothing left to refresh
+    }
+  }
+
   /** Closes every index once; closing again does nothing (an owner may close on error and in a finally). */
   @Override
   public void close() {
+    refresher.shutdownNow();
     if (writer.isShutdown()) {
       return;
     }

@@ -3,7 +3,14 @@ package dev.colloquy.ingestion.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.MergePolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,5 +41,43 @@ class LuceneVectorStoreTest extends VectorStoreContract {
     store.upsert("acme", java.util.List.of());
     store.close();
     assertThatCode(store::close).doesNotThrowAnyException();
+  }
+
+  @Test
+  void mergesThatEndAfterATenantsLastWriteReachItsSearches(@TempDir Path elsewhere) {
+    CountDownLatch mergesMayRun = new CountDownLatch(1);
+    // Merges wait until every write is done, as a bulk ingestion's last merges end after its last commit.
+    ConcurrentMergeScheduler heldMerges = new ConcurrentMergeScheduler() {
+      @Override
+      protected void doMerge(MergeSource source, MergePolicy.OneMerge merge) throws IOException {
+        try {
+          mergesMayRun.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted before merging", e);
+        }
+        super.doMerge(source, merge);
+      }
+    };
+    float[] x = {1, 0, 0, 0};
+    try (LuceneVectorStore store = new LuceneVectorStore(elsewhere, DIMENSIONS,
+        config -> config.setMergeScheduler(heldMerges).setMaxFullFlushMergeWaitMillis(0))) {
+      int writes = 15;
+      for (int i = 0; i < writes; i++) {
+        store.upsert("acme", List.of(embedded(chunk("acme", "doc-" + i, 0, "Chunk number " + i, "Chunks"), x, x, x)));
+      }
+      assertThat(store.searchedSegments("acme")).as("one segment per committed write").isEqualTo(writes);
+
+      mergesMayRun.countDown();
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (store.searchedSegments("acme") == writes && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+      }
+      assertThat(store.searchedSegments("acme")).as("segments searched once the merges ended, with no write since").isLessThan(writes);
+      for (int i = 0; i < writes; i++) {
+        assertThat(store.count("acme", "doc-" + i)).isEqualTo(1);
+      }
+    }
   }
 }
