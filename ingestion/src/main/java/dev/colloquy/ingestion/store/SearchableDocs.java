@@ -25,8 +25,9 @@ import org.apache.lucene.util.FixedBitSet;
  * <p>Why: the visibility flag is an updatable doc-value, and Lucene does not cache a query over
  * doc-values that have been updated, so the filter was evaluated document by document for each of
  * a hybrid search's four searches and for the count before them; at 100,000 chunks that cost about
- * as much as the HNSW searches themselves. A reader is immutable, and a publish, unpublish, upsert or
- * delete commits and opens a new one, so bits worked out for a reader never go stale.
+ * as much as the HNSW searches themselves. A reader is immutable: a publish, unpublish, upsert or
+ * delete commits and opens a new one, as does the refresh after merges, so bits worked out for a
+ * reader never go stale.
  */
 final class SearchableDocs {
 
