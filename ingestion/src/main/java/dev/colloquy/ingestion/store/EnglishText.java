@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
@@ -48,16 +49,10 @@ public final class EnglishText {
   /** The terms {@code analyzer} makes of {@code text}, in order, repeats kept. */
   public static List<String> terms(Analyzer analyzer, String field, String text) {
     List<String> terms = new ArrayList<>();
-    try (TokenStream tokens = analyzer.tokenStream(field, text)) {
-      CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-      tokens.reset();
-      while (tokens.incrementToken()) {
-        terms.add(term.toString());
-      }
-      tokens.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot analyse text", e);
-    }
+    forEachTerm(analyzer, field, text, term -> {
+      terms.add(term.toString());
+      return true;
+    });
     return terms;
   }
 
@@ -66,20 +61,31 @@ public final class EnglishText {
    * {@code enough}: the analysis stops there, and compares each term in place rather than as a string.
    */
   public static int sharedTerms(Analyzer analyzer, String field, String text, CharArraySet wanted, int enough) {
+    if (enough <= 0) {
+      return 0;
+    }
     Set<String> found = new HashSet<>();
+    forEachTerm(analyzer, field, text, term -> {
+      if (wanted.contains(term.buffer(), 0, term.length())) {
+        found.add(term.toString());
+      }
+      return found.size() < enough;
+    });
+    return found.size();
+  }
+
+  /** Runs the analysis of {@code text}, handing each term to {@code more} until it answers false. */
+  private static void forEachTerm(Analyzer analyzer, String field, String text, Predicate<CharTermAttribute> more) {
     try (TokenStream tokens = analyzer.tokenStream(field, text)) {
       CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
       tokens.reset();
-      while (found.size() < enough && tokens.incrementToken()) {
-        if (wanted.contains(term.buffer(), 0, term.length())) {
-          found.add(term.toString());
-        }
+      while (tokens.incrementToken() && more.test(term)) {
+        // the predicate did the work
       }
       tokens.end();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot analyse text", e);
     }
-    return found.size();
   }
 
   private static CharArraySet snowballStopWords() {
