@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,6 +41,7 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
@@ -52,6 +54,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
@@ -79,6 +82,11 @@ import org.slf4j.LoggerFactory;
  * the writer thread refreshes every open index's searcher so that searches use the merged segments
  * (a bulk ingestion otherwise left its tenant searching dozens of small segments until its next
  * write). The refresh runs between writes, never inside one, so it cannot show a publish half done.
+ *
+ * <p>A search runs its segments side by side on the store's search threads, one per core, with the
+ * calling thread taking its share (Lucene's {@code TaskExecutor}): the three HNSW searches of a hybrid
+ * question visit each segment's graph, and on an index of several segments that work was the largest
+ * part of a question's latency, in series on one core while the other was idle.
  */
 public final class LuceneVectorStore implements VectorStore {
 
@@ -103,6 +111,9 @@ public final class LuceneVectorStore implements VectorStore {
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("lucene-refresh").factory());
   private final Consumer<IndexWriterConfig> writerSettings;
+  /** Where a search's segments run besides the calling thread; shut down with the store when it made them. */
+  private final Executor segmentSearches;
+  private final Optional<ExecutorService> ownSearchThreads;
 
   /**
    * @param directory where the tenants' indexes live (created if missing)
@@ -114,9 +125,26 @@ public final class LuceneVectorStore implements VectorStore {
 
   /** For tests that need to hold the index's merges: {@code writerSettings} adjusts each index writer's settings. */
   LuceneVectorStore(Path directory, int dimensions, Consumer<IndexWriterConfig> writerSettings) {
+    this(directory, dimensions, writerSettings, null);
+  }
+
+  /**
+   * For tests that watch where searches run: {@code segmentSearches} runs a search's segments besides
+   * the calling thread (null: threads of the store's own, one per core).
+   */
+  LuceneVectorStore(Path directory, int dimensions, Consumer<IndexWriterConfig> writerSettings, Executor segmentSearches) {
     this.directory = directory;
     this.dimensions = dimensions;
     this.writerSettings = writerSettings;
+    if (segmentSearches == null) {
+      ExecutorService own = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+          Thread.ofPlatform().daemon().name("lucene-search-", 0).factory());
+      this.ownSearchThreads = Optional.of(own);
+      this.segmentSearches = own;
+    } else {
+      this.ownSearchThreads = Optional.empty();
+      this.segmentSearches = segmentSearches;
+    }
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
@@ -136,7 +164,12 @@ public final class LuceneVectorStore implements VectorStore {
       IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
       writerSettings.accept(config);
       writer = new IndexWriter(dir, config);
-      searchers = new SearcherManager(writer, null);
+      searchers = new SearcherManager(writer, new SearcherFactory() {
+        @Override
+        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {
+          return new IndexSearcher(reader, segmentSearches);
+        }
+      });
     }
 
     /**
@@ -144,15 +177,22 @@ public final class LuceneVectorStore implements VectorStore {
      * out once per reader (two searches racing on a new reader may both work it out; either is right).
      */
     <T> T search(String tenantId, Search<T> search) {
+      return onSearcher(searcher -> {
+        SearchableDocs docs = searchable;
+        if (docs == null || !docs.isFor(searcher)) {
+          docs = SearchableDocs.of(searcher, searchableFilter(tenantId));
+          searchable = docs;
+        }
+        return search.on(searcher, docs);
+      });
+    }
+
+    /** Runs {@code read} on the current searcher, which it holds until it returns. */
+    <T> T onSearcher(SearcherRead<T> read) {
       try {
         IndexSearcher searcher = searchers.acquire();
         try {
-          SearchableDocs docs = searchable;
-          if (docs == null || !docs.isFor(searcher)) {
-            docs = SearchableDocs.of(searcher, searchableFilter(tenantId));
-            searchable = docs;
-          }
-          return search.on(searcher, docs);
+          return read.on(searcher);
         } finally {
           searchers.release(searcher);
         }
@@ -321,18 +361,9 @@ public final class LuceneVectorStore implements VectorStore {
 
   @Override
   public int count(String tenantId, String documentId) {
-    return existingIndex(tenantId).map(index -> {
-      try {
-        IndexSearcher searcher = index.searchers.acquire();
-        try {
-          return searcher.count(new TermQuery(new Term(DOCUMENT_ID, documentId)));
-        } finally {
-          index.searchers.release(searcher);
-        }
-      } catch (IOException e) {
-        throw storeFailed(e);
-      }
-    }).orElse(0);
+    return existingIndex(tenantId)
+        .map(index -> index.onSearcher(searcher -> searcher.count(new TermQuery(new Term(DOCUMENT_ID, documentId)))))
+        .orElse(0);
   }
 
   /** How many segments the tenant's searches read now (0 without an index). */
@@ -382,6 +413,7 @@ public final class LuceneVectorStore implements VectorStore {
       });
     } finally {
       writer.shutdown();
+      ownSearchThreads.ifPresent(ExecutorService::shutdown);
     }
   }
 
@@ -389,6 +421,12 @@ public final class LuceneVectorStore implements VectorStore {
   @FunctionalInterface
   private interface Search<T> {
     T on(IndexSearcher searcher, SearchableDocs searchable) throws IOException;
+  }
+
+  /** A read of one searcher that needs no filter (counts over stored documents, searchable or not). */
+  @FunctionalInterface
+  private interface SearcherRead<T> {
+    T on(IndexSearcher searcher) throws IOException;
   }
 
   /**
@@ -431,12 +469,11 @@ public final class LuceneVectorStore implements VectorStore {
     return doc;
   }
 
-  private static Set<String> publishedAmong(TenantIndex index, List<EmbeddedChunk> chunks) throws IOException {
+  private static Set<String> publishedAmong(TenantIndex index, List<EmbeddedChunk> chunks) {
     Set<String> documentIds = new LinkedHashSet<>();
     chunks.forEach(chunk -> documentIds.add(chunk.chunk().documentId()));
-    Set<String> published = new LinkedHashSet<>();
-    IndexSearcher searcher = index.searchers.acquire();
-    try {
+    return index.onSearcher(searcher -> {
+      Set<String> published = new LinkedHashSet<>();
       for (String documentId : documentIds) {
         Query live = new BooleanQuery.Builder()
             .add(new TermQuery(new Term(DOCUMENT_ID, documentId)), Occur.FILTER)
@@ -446,10 +483,8 @@ public final class LuceneVectorStore implements VectorStore {
           published.add(documentId);
         }
       }
-    } finally {
-      index.searchers.release(searcher);
-    }
-    return published;
+      return published;
+    });
   }
 
   /** The tenant's chunks of a published version (each index holds one tenant; the term guards that too). */

@@ -8,9 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.MergePolicy;
+import org.apache.lucene.index.NoMergePolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +83,39 @@ class LuceneVectorStoreTest extends VectorStoreContract {
       for (int i = 0; i < writes; i++) {
         assertThat(store.count("acme", "doc-" + i)).isEqualTo(1);
       }
+    }
+  }
+
+  @Test
+  void aSearchRunsTheSegmentsOfAnIndexSideBySideAndRanksAcrossThem(@TempDir Path elsewhere) {
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    AtomicInteger handedOver = new AtomicInteger();
+    Executor watched = task -> {
+      handedOver.incrementAndGet();
+      threads.execute(task);
+    };
+    float[] query = {1, 0, 0, 0};
+    try (LuceneVectorStore store = new LuceneVectorStore(elsewhere, DIMENSIONS,
+        config -> config.setMergePolicy(NoMergePolicy.INSTANCE), watched)) {
+      // One write per chunk, merges off: each chunk in a segment of its own, the nearest ones in the last.
+      int chunks = 6;
+      for (int i = 0; i < chunks; i++) {
+        float[] vector = {chunks - i, i, 0, 0};
+        store.upsert("acme", List.of(embedded(chunk("acme", "doc-" + i, 0, "refund number " + i, "Refunds"), vector, vector, vector)));
+        store.publish("acme", "doc-" + i, List.of());
+      }
+      assertThat(store.searchedSegments("acme")).isEqualTo(chunks);
+
+      for (VectorName space : VectorName.values()) {
+        assertThat(store.searchDense("acme", space, query, 3)).as(space.name())
+            .extracting(hit -> hit.chunk().documentId()).containsExactly("doc-0", "doc-1", "doc-2");
+      }
+      assertThat(store.searchDenseEach("acme", List.of(VectorName.values()), query, 2).values())
+          .allSatisfy(hits -> assertThat(hits).extracting(hit -> hit.chunk().documentId()).containsExactly("doc-0", "doc-1"));
+      assertThat(store.searchText("acme", "refund", 10)).hasSize(chunks);
+      assertThat(handedOver.get()).as("segment searches handed to the search threads").isPositive();
+    } finally {
+      threads.shutdown();
     }
   }
 }
