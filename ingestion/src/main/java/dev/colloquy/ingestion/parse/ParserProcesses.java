@@ -34,6 +34,8 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
   /** Past its time, a parse first gets the chance to stop by itself, with a clean answer. */
   private static final Duration KILL_GRACE = Duration.ofSeconds(2);
+  /** How long a JVM that broke off its reply gets to end by itself, so that its exit status tells why. */
+  private static final Duration EXIT_GRACE = Duration.ofSeconds(5);
 
   private final KnowledgeSettings.Ingestion limits;
   private final List<String> command;
@@ -51,7 +53,11 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
     this.slots = new Semaphore(limits.workers());
     this.command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + Math.max(32, limits.parseHeapBytes() / (1024 * 1024)) + "m",
-        "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss2m",
+        // The JVM's own messages ("Terminating due to java.lang.OutOfMemoryError") go to stdout by default,
+        // which carries the replies: a parent reading that line as a reply killed the JVM while it was
+        // exiting, and its status 137 hid the out-of-memory exit.
+        "-XX:+ExitOnOutOfMemoryError", "-XX:+DisplayVMOutputToStderr",
+        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss2m",
         "-Djava.awt.headless=true", "-cp", classPath, ParserProcessMain.class.getName());
   }
 
@@ -162,10 +168,16 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
       }
     }
 
-    /** The JVM went away mid-parse: out of memory, or killed. */
+    /**
+     * The JVM went away mid-parse (out of memory, or killed), or answered something that is not a
+     * reply. It gets a moment to end by itself before it is killed, so that its own exit status is read.
+     */
     private IngestionException ended() {
+      int status = exitStatus(EXIT_GRACE);
       kill();
-      int status = exitStatus();
+      if (status == -1) {
+        status = exitStatus(Duration.ofSeconds(10));
+      }
       if (status == OUT_OF_MEMORY_EXIT) {
         return new IngestionException(Code.PARSE_OUT_OF_MEMORY, "parsing needed more memory than the limit of "
             + limits.parseHeapBytes() / (1024 * 1024) + " MiB");
@@ -173,9 +185,10 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
       return new IngestionException(Code.INTERNAL_ERROR, "the parser process ended with status " + status);
     }
 
-    private int exitStatus() {
+    /** The JVM's exit status once it has ended, or -1 if it is still running after {@code wait}. */
+    private int exitStatus(Duration wait) {
       try {
-        return process.waitFor(10, TimeUnit.SECONDS) ? process.exitValue() : -1;
+        return process.waitFor(wait.toNanos(), TimeUnit.NANOSECONDS) ? process.exitValue() : -1;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return -1;

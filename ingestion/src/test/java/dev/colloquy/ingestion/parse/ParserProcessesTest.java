@@ -62,7 +62,7 @@ class ParserProcessesTest {
     long start = System.nanoTime();
     assertThatThrownBy(() -> parsers.parse("inflating.pdf", bomb))
         .isInstanceOf(IngestionException.class)
-        .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.PARSE_OUT_OF_MEMORY));
+        .satisfies(e -> assertThat(((IngestionException) e).code()).as(e.getMessage()).isEqualTo(Code.PARSE_OUT_OF_MEMORY));
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
     assertThat(threadsInsideAParser()).isEmpty();
   }
