@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,7 +40,6 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
@@ -54,7 +52,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
@@ -83,10 +80,9 @@ import org.slf4j.LoggerFactory;
  * (a bulk ingestion otherwise left its tenant searching dozens of small segments until its next
  * write). The refresh runs between writes, never inside one, so it cannot show a publish half done.
  *
- * <p>A search runs its segments side by side on the store's search threads, one per core, with the
- * calling thread taking its share (Lucene's {@code TaskExecutor}): the three HNSW searches of a hybrid
- * question visit each segment's graph, and on an index of several segments that work was the largest
- * part of a question's latency, in series on one core while the other was idle.
+ * <p>A search runs its segments one after the other on the calling thread: running them side by side
+ * on threads of the store's own was measured at 100,000 chunks on two cores and gave no lower latency
+ * (bench/RESULTS.md).
  */
 public final class LuceneVectorStore implements VectorStore {
 
@@ -111,9 +107,6 @@ public final class LuceneVectorStore implements VectorStore {
   private final ScheduledExecutorService refresher =
       Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("lucene-refresh").factory());
   private final Consumer<IndexWriterConfig> writerSettings;
-  /** Where a search's segments run besides the calling thread; shut down with the store when it made them. */
-  private final Executor segmentSearches;
-  private final Optional<ExecutorService> ownSearchThreads;
 
   /**
    * @param directory where the tenants' indexes live (created if missing)
@@ -125,26 +118,9 @@ public final class LuceneVectorStore implements VectorStore {
 
   /** For tests that need to hold the index's merges: {@code writerSettings} adjusts each index writer's settings. */
   LuceneVectorStore(Path directory, int dimensions, Consumer<IndexWriterConfig> writerSettings) {
-    this(directory, dimensions, writerSettings, null);
-  }
-
-  /**
-   * For tests that watch where searches run: {@code segmentSearches} runs a search's segments besides
-   * the calling thread (null: threads of the store's own, one per core).
-   */
-  LuceneVectorStore(Path directory, int dimensions, Consumer<IndexWriterConfig> writerSettings, Executor segmentSearches) {
     this.directory = directory;
     this.dimensions = dimensions;
     this.writerSettings = writerSettings;
-    if (segmentSearches == null) {
-      ExecutorService own = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
-          Thread.ofPlatform().daemon().name("lucene-search-", 0).factory());
-      this.ownSearchThreads = Optional.of(own);
-      this.segmentSearches = own;
-    } else {
-      this.ownSearchThreads = Optional.empty();
-      this.segmentSearches = segmentSearches;
-    }
     try {
       Files.createDirectories(directory);
     } catch (IOException e) {
@@ -164,12 +140,7 @@ public final class LuceneVectorStore implements VectorStore {
       IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(new BM25Similarity());
       writerSettings.accept(config);
       writer = new IndexWriter(dir, config);
-      searchers = new SearcherManager(writer, new SearcherFactory() {
-        @Override
-        public IndexSearcher newSearcher(IndexReader reader, IndexReader previousReader) {
-          return new IndexSearcher(reader, segmentSearches);
-        }
-      });
+      searchers = new SearcherManager(writer, null);
     }
 
     /**
@@ -413,7 +384,6 @@ public final class LuceneVectorStore implements VectorStore {
       });
     } finally {
       writer.shutdown();
-      ownSearchThreads.ifPresent(ExecutorService::shutdown);
     }
   }
 
