@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -49,16 +50,25 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
   }
 
   ParserProcesses(KnowledgeSettings.Ingestion limits, String classPath) {
+    this(limits, classPath, List.of());
+  }
+
+  /** For tests: {@code moreJvmOptions} come after the parser JVM's own, so an option given there wins. */
+  ParserProcesses(KnowledgeSettings.Ingestion limits, String classPath, List<String> moreJvmOptions) {
     this.limits = limits;
     this.slots = new Semaphore(limits.workers());
-    this.command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + Math.max(32, limits.parseHeapBytes() / (1024 * 1024)) + "m",
-        // The JVM's own messages ("Terminating due to java.lang.OutOfMemoryError") go to stdout by default,
-        // which carries the replies: a parent reading that line as a reply killed the JVM while it was
-        // exiting, and its status 137 hid the out-of-memory exit.
-        "-XX:+ExitOnOutOfMemoryError", "-XX:+DisplayVMOutputToStderr",
-        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss2m",
-        "-Djava.awt.headless=true", "-cp", classPath, ParserProcessMain.class.getName());
+        "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss2m",
+        // Stdout carries the replies, and nothing else may reach it. By default the JVM writes its own
+        // messages there ("Terminating due to java.lang.OutOfMemoryError") and its log's warnings and errors
+        // too: a parent that read such a line as a reply killed the JVM while it was exiting (status 137 hid
+        // the out-of-memory exit), and one read before the ready line refused a JVM that had started.
+        "-XX:+DisplayVMOutputToStderr", "-Xlog:disable", "-Xlog:all=warning:stderr",
+        "-Djava.awt.headless=true"));
+    command.addAll(moreJvmOptions);
+    command.addAll(List.of("-cp", classPath, ParserProcessMain.class.getName()));
+    this.command = List.copyOf(command);
   }
 
   @Override

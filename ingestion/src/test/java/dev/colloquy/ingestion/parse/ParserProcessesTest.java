@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,27 @@ class ParserProcessesTest {
         .satisfies(e -> assertThat(((IngestionException) e).code()).isEqualTo(Code.CORRUPT_FILE));
     assertThat(parsers.parse("notes.md", write("notes.md", Fixtures.utf8("# Notes\n\nSee you at nine."))).elements())
         .extracting(Element::text).contains("Notes", "See you at nine.");
+  }
+
+  @Test
+  void theJvmsOwnLogLinesNeverReachTheReplies() throws Exception {
+    // A shared archive that does not exist: the JVM logs an error line at its start and runs on without it.
+    parsers = new ParserProcesses(limits(Duration.ofSeconds(60), 256), System.getProperty("java.class.path"),
+        List.of("-XX:SharedArchiveFile=" + directory.resolve("missing.jsa")));
+
+    assertThat(parsers.parse("notes.md", write("notes.md", Fixtures.utf8("# Notes\n\nSee you at nine."))).elements())
+        .extracting(Element::text).contains("Notes", "See you at nine.");
+  }
+
+  @Test
+  void aParserJvmThatRunsOutOfMemoryAsItStartsIsReportedAsOutOfMemory() throws Exception {
+    // Too small a heap for the parsers' warm-up: the JVM ends with its out-of-memory status before it is ready.
+    parsers = new ParserProcesses(limits(Duration.ofSeconds(60), 64), System.getProperty("java.class.path"), List.of("-Xmx8m"));
+
+    assertThatThrownBy(() -> parsers.parse("notes.md", write("notes.md", Fixtures.utf8("# Notes"))))
+        .isInstanceOf(IngestionException.class)
+        .satisfies(e -> assertThat(((IngestionException) e).code()).as(e.getMessage()).isEqualTo(Code.PARSE_OUT_OF_MEMORY));
+    assertThat(parsers.running()).as("parser JVMs still running").isZero();
   }
 
   private Path write(String name, byte[] content) throws Exception {
