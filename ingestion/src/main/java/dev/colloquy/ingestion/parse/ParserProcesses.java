@@ -186,7 +186,7 @@ public final class ParserProcesses implements DocumentParsing, AutoCloseable {
       int status = exitStatus(EXIT_GRACE);
       kill();
       if (status == -1) {
-        status = exitStatus(Duration.ofSeconds(10));
+        status = exitStatus(Duration.ZERO); // kill() has waited for the end
       }
       if (status == OUT_OF_MEMORY_EXIT) {
         return new IngestionException(Code.PARSE_OUT_OF_MEMORY, "parsing needed more memory than the limit of "

@@ -339,8 +339,7 @@ public final class LuceneVectorStore implements VectorStore {
 
   /** How many segments the tenant's searches read now (0 without an index). */
   int searchedSegments(String tenantId) {
-    return existingIndex(tenantId).map(index -> index.search(tenantId, (searcher, searchable) -> searcher.getIndexReader().leaves().size()))
-        .orElse(0);
+    return existingIndex(tenantId).map(index -> index.onSearcher(searcher -> searcher.getIndexReader().leaves().size())).orElse(0);
   }
 
   /** Queues a refresh of every open index's searcher on the writer thread, after the writes queued before it. */
