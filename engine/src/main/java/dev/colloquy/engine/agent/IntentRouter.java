@@ -1,24 +1,28 @@
 package dev.colloquy.engine.agent;
 
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.AgentTrace;
 import dev.colloquy.engine.domain.Intent;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
+import dev.colloquy.engine.observe.TurnLogContext;
 import dev.colloquy.engine.tenant.TenantConfig;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first step of a turn (seed 004 §8.1): reads the tenant's configuration, then classifies the
  * message with one short model call, or with the {@link OfflineIntentClassifier} when no model
- * routes, the call fails or takes too long, or its answer is not one of the three intents. Reports
- * once, with who decided, and stops.
+ * routes, the call fails or takes too long, or its answer is not one of the three intents. Its result
+ * says who decided. A function of the turn rather than an actor of its own: the turn's supervisor
+ * gets its result as one message.
  */
 public final class IntentRouter {
 
@@ -29,13 +33,6 @@ public final class IntentRouter {
    */
   public record Routed(Intent intent, String source, TenantConfig config, AgentCall call) {}
 
-  public sealed interface Command {}
-
-  private record ConfigKnown(TenantConfig config, Throwable failure) implements Command {}
-
-  private record Answered(TenantConfig config, ModelAnswer.Answer answer, AgentCall call, Throwable failure)
-      implements Command {}
-
   /** A one-word answer: a little room for a model that adds punctuation or a newline. */
   static final int MAX_TOKENS = 8;
 
@@ -43,51 +40,58 @@ public final class IntentRouter {
 
   private IntentRouter() {}
 
-  /** {@code model} routes when present; empty means the offline classifier does. */
-  public static Behavior<Command> create(String tenantId, String message, Optional<ChatModel> model, String modelName,
-      AgentServices agent, ActorRef<Routed> replyTo) {
-    return Behaviors.setup(context -> {
-      context.pipeToSelf(agent.policies().config(tenantId), ConfigKnown::new);
-      return Behaviors.receive(Command.class)
-          .onMessage(ConfigKnown.class, known -> {
-            TenantConfig config = known.config() != null ? known.config() : TenantConfig.NO_CHANGE;
-            if (model.isEmpty()) {
-              return report(offline(message, config, null), replyTo);
-            }
-            ChatRequest request = new ChatRequest(modelName,
-                List.of(ChatMessage.system(SYSTEM), ChatMessage.user(prompt(message, config))), List.of(), MAX_TOKENS);
-            context.pipeToSelf(ModelAnswer.of(model.get(), request, agent.settings().stepTimeout()),
-                (answer, failure) -> new Answered(config, answer,
-                    answer == null ? null : answer.call(AgentCall.ROUTING, model.get(), modelName), failure));
-            return Behaviors.same();
-          })
-          .onMessage(Answered.class, answered -> report(decide(context, message, answered), replyTo))
-          .build();
-    });
+  private static final Logger log = LoggerFactory.getLogger(IntentRouter.class);
+
+  /**
+   * Routes {@code message}; never fails. {@code model} routes when present; empty means the offline
+   * classifier does. {@code logContext} is the turn's, for the lines written on the threads that
+   * finish the step.
+   */
+  public static CompletionStage<Routed> route(String tenantId, String message, Optional<ChatModel> model,
+      String modelName, AgentServices agent, Map<String, String> logContext) {
+    return agent.policies().config(tenantId)
+        .exceptionally(failure -> TenantConfig.NO_CHANGE)
+        .thenCompose(known -> {
+          TenantConfig config = known != null ? known : TenantConfig.NO_CHANGE;
+          if (model.isEmpty()) {
+            return CompletableFuture.completedFuture(offline(message, config, null));
+          }
+          ChatRequest request = new ChatRequest(modelName,
+              List.of(ChatMessage.system(SYSTEM), ChatMessage.user(prompt(message, config))), List.of(), MAX_TOKENS);
+          return ModelAnswer.of(model.get(), request, agent.settings().stepTimeout())
+              .handle((answer, failure) -> decide(message, config,
+                  answer, answer == null ? null : answer.call(AgentCall.ROUTING, model.get(), modelName), failure,
+                  logContext));
+        });
   }
 
-  private static Routed decide(ActorContext<Command> context, String message, Answered answered) {
-    if (answered.failure() != null) {
-      context.getLog().info("The model did not route the message ({}); the offline rules do",
-          answered.failure().getClass().getSimpleName());
-      return offline(message, answered.config(), null);
+  private static Routed decide(String message, TenantConfig config, ModelAnswer.Answer answer, AgentCall call,
+      Throwable failure, Map<String, String> logContext) {
+    if (failure != null) {
+      TurnLogContext.run(logContext, () -> log.info("The model did not route the message ({}); the offline rules do",
+          StageFailures.cause(failure).getClass().getSimpleName()));
+      return offline(message, config, null);
     }
-    Optional<Intent> intent = Intent.parse(answered.answer().text());
+    Optional<Intent> intent = Intent.parse(answer.text());
     if (intent.isEmpty()) {
-      context.getLog().info("The model's routing answer is not an intent; the offline rules route the message");
-      return offline(message, answered.config(), answered.call());
+      TurnLogContext.run(logContext,
+          () -> log.info("The model's routing answer is not an intent; the offline rules route the message"));
+      return offline(message, config, call);
     }
-    return new Routed(intent.get(), AgentTrace.BY_MODEL, answered.config(), answered.call());
+    return new Routed(intent.get(), AgentTrace.BY_MODEL, config, call);
+  }
+
+  /**
+   * What the turn goes on with should routing itself fail (a bug, since {@link #route} never fails on
+   * purpose): a domain query, the offline rules' own default.
+   */
+  public static Routed unrouted() {
+    return new Routed(Intent.DOMAIN_QUERY, AgentTrace.OFFLINE, TenantConfig.NO_CHANGE, null);
   }
 
   private static Routed offline(String message, TenantConfig config, AgentCall call) {
     return new Routed(OfflineIntentClassifier.classify(message, config.allowedTopics(), config.blockedTopics()),
         AgentTrace.OFFLINE, config, call);
-  }
-
-  private static Behavior<Command> report(Routed routed, ActorRef<Routed> replyTo) {
-    replyTo.tell(routed);
-    return Behaviors.stopped();
   }
 
   /** Seed 004 §8.1's classification prompt, with the tenant's vertical and topics. */

@@ -1,17 +1,21 @@
 package dev.colloquy.engine.agent;
 
+import dev.colloquy.engine.StageFailures;
+import dev.colloquy.engine.observe.TurnLogContext;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A step of a turn in a user's session (seed 002): the user's memories most similar to the message,
  * and the context the tenant set for the user, read in parallel with routing. A failure or a slow
- * store costs the turn its memory, never the turn.
+ * store costs the turn its memory, never the turn. A function of the turn rather than an actor of its
+ * own: the turn's supervisor gets its result as one message.
  */
 public final class MemoryRecall {
 
@@ -26,31 +30,25 @@ public final class MemoryRecall {
     }
   }
 
-  public sealed interface Command {}
-
-  private record Found(Recalled recalled, Throwable failure) implements Command {}
+  private static final Logger log = LoggerFactory.getLogger(MemoryRecall.class);
 
   private MemoryRecall() {}
 
-  public static Behavior<Command> create(String tenantId, String userId, String message, AgentServices agent,
-      ActorRef<Recalled> replyTo) {
-    return Behaviors.setup(context -> {
-      int limit = agent.settings().memory().recall();
-      context.pipeToSelf(CompletableFuture.supplyAsync(() -> new Recalled(
-                  limit == 0 ? List.of() : agent.memories().recall(tenantId, userId, message, limit),
-                  agent.memories().context(tenantId, userId)), agent.blocking())
-              .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS),
-          Found::new);
-      return Behaviors.receive(Command.class)
-          .onMessage(Found.class, found -> {
-            if (found.failure() != null) {
-              context.getLog().warn("The user's memory could not be read ({}); the turn goes on without it",
-                  found.failure().getClass().getName());
-            }
-            replyTo.tell(found.failure() == null ? found.recalled() : Recalled.nothing());
-            return Behaviors.stopped();
-          })
-          .build();
-    });
+  /**
+   * What is known about the user; never fails (a store that fails or is slow gives nothing).
+   * {@code logContext} is the turn's, for the line written on the thread that finishes the step.
+   */
+  public static CompletionStage<Recalled> recall(String tenantId, String userId, String message, AgentServices agent,
+      Map<String, String> logContext) {
+    int limit = agent.settings().memory().recall();
+    return CompletableFuture.supplyAsync(() -> new Recalled(
+                limit == 0 ? List.of() : agent.memories().recall(tenantId, userId, message, limit),
+                agent.memories().context(tenantId, userId)), agent.blocking())
+        .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .exceptionally(failure -> {
+          TurnLogContext.run(logContext, () -> log.warn("The user's memory could not be read ({}); the turn goes on without it",
+              StageFailures.cause(failure).getClass().getName()));
+          return Recalled.nothing();
+        });
   }
 }

@@ -1,13 +1,13 @@
 package dev.colloquy.engine.agent;
 
 import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.observe.EngineMetrics;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -139,7 +139,7 @@ public final class WebhookDispatcher {
   }
 
   private static String describe(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    Throwable cause = StageFailures.cause(failure);
     String message = cause.getMessage();
     return message == null || message.isBlank() ? cause.getClass().getSimpleName() : message;
   }

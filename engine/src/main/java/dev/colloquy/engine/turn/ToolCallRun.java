@@ -1,6 +1,7 @@
 package dev.colloquy.engine.turn;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.tool.Tool;
 import dev.colloquy.engine.tool.ToolContext;
@@ -8,7 +9,6 @@ import dev.colloquy.engine.tool.ToolFailure;
 import dev.colloquy.engine.tool.ToolJson;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -62,7 +62,7 @@ final class ToolCallRun {
 
   /** What the model is told of a failure: a {@link ToolFailure}'s own message, else nothing of the exception's. */
   private static String failed(ActorContext<Command> context, ToolCall call, Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    Throwable cause = StageFailures.cause(failure);
     if (cause instanceof ToolFailure toolFailure) {
       return ToolJson.error(toolFailure.code(), toolFailure.getMessage());
     }

@@ -2,6 +2,7 @@ package dev.colloquy.engine.turn;
 
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
@@ -51,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -95,7 +97,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** The checkpoint interval passed, or the transcript recorded the interval's frames. */
   private record CheckpointDue(boolean tick) implements Command {}
 
-  record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
+  private record RetrievalEnded(RetrievalResult result, Throwable failure) implements Command {}
 
   private record LanguageKnown(LanguageStep.Detected detected) implements Command {}
 
@@ -247,9 +249,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
           (config, failure) -> new RoutingConfigKnown(failure == null ? config : null));
     }
     if (remembersUser()) {
-      context.spawn(Behaviors.withMdc(MemoryRecall.Command.class, logContext(plan),
-          MemoryRecall.create(plan.tenantId(), plan.userId(), plan.message(), services.agent(),
-              context.messageAdapter(MemoryRecall.Recalled.class, MemoryKnown::new))), "memory-recall");
+      context.pipeToSelf(MemoryRecall.recall(plan.tenantId(), plan.userId(), plan.message(), services.agent(),
+              logContext(plan)),
+          (recalled, failure) -> new MemoryKnown(failure == null ? recalled : stepFailed("memory recall", failure,
+              MemoryRecall.Recalled.nothing())));
     } else {
       recalled = MemoryRecall.Recalled.nothing();
     }
@@ -280,11 +283,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     String model = first.model();
     Optional<ChatModel> translator = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
         : services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat);
-    context.spawn(
-        Behaviors.withMdc(LanguageStep.Command.class, logContext(plan),
-            LanguageStep.create(plan.tenantId(), plan.message(), translator, model, agent,
-                context.messageAdapter(LanguageStep.Detected.class, LanguageKnown::new))),
-        "language");
+    String message = plan.message();
+    context.pipeToSelf(LanguageStep.detect(plan.tenantId(), message, translator, model, agent, logContext(plan)),
+        (detected, failure) -> new LanguageKnown(failure == null ? detected : stepFailed("language", failure,
+            LanguageStep.passThrough(message))));
   }
 
   private Behavior<Command> onLanguageKnown(LanguageKnown known) {
@@ -323,11 +325,17 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     String model = first.model();
     Optional<ChatModel> router = services.agent().settings().intentByModel() && !model.equals(LlmSettings.OFFLINE_MODEL)
         ? services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat) : Optional.empty();
-    context.spawn(
-        Behaviors.withMdc(IntentRouter.Command.class, logContext(plan),
-            IntentRouter.create(plan.tenantId(), plan.message(), router, model, agent,
-                context.messageAdapter(IntentRouter.Routed.class, IntentKnown::new))),
-        "intent-router");
+    String message = plan.message();
+    context.pipeToSelf(IntentRouter.route(plan.tenantId(), message, router, model, agent, logContext(plan)),
+        (routed, failure) -> new IntentKnown(failure == null ? routed : stepFailed("routing", failure,
+            IntentRouter.unrouted())));
+  }
+
+  /** A step that failed although it never fails on purpose: logged, and the turn goes on with {@code fallback}. */
+  private <T> T stepFailed(String step, Throwable failure, T fallback) {
+    getContext().getLog().error("The turn's {} step failed ({}); the turn goes on without it", step,
+        StageFailures.cause(failure).getClass().getName());
+    return fallback;
   }
 
   /** Memory is kept per user: a session of the whole tenant, or one a human has, has none. */
@@ -336,11 +344,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private void retrieve() {
-    getContext().spawn(
-        Behaviors.withMdc(Retrieval.Command.class, logContext(plan),
-            Retrieval.create(services.knowledge(), plan.tenantId(), plan.message(),
-                services.session().retrievalLimit(), services.session().retrievalTimeout(), getContext().getSelf())),
-        "retrieval");
+    getContext().pipeToSelf(services.knowledge().search(plan.tenantId(), plan.message(), services.session().retrievalLimit())
+            .toCompletableFuture()
+            .orTimeout(services.session().retrievalTimeout().toMillis(), TimeUnit.MILLISECONDS),
+        RetrievalEnded::new);
   }
 
   private static Map<String, String> logContext(TurnPlan plan) {
