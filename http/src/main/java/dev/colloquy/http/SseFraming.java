@@ -6,7 +6,6 @@ import dev.colloquy.engine.domain.TurnFrame;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.pekko.util.ByteString;
-import org.apache.pekko.util.ByteStringBuilder;
 
 /**
  * Writes turn frames as Server-Sent Events. The data is always one line of JSON: the serializer
@@ -64,13 +63,22 @@ public final class SseFraming {
             + ",\"trace_id\":" + quoted(frame.traceId()) + ",\"text\":\"").getBytes(StandardCharsets.UTF_8);
         afterText = ("\",\"run_id\":" + quoted(token.runId()) + "}\n\n").getBytes(StandardCharsets.UTF_8);
       }
-      ByteStringBuilder bytes = new ByteStringBuilder();
-      bytes.putBytes(TOKEN_EVENT);
-      bytes.putBytes(Long.toString(frame.id()).getBytes(StandardCharsets.US_ASCII));
-      bytes.putBytes(beforeText);
-      bytes.putBytes(QUOTE.quoteAsUTF8(token.text()));
-      bytes.putBytes(afterText);
-      return bytes.result();
+      // One array of the event's exact size, handed to the ByteString without another copy: a token
+      // is the most frequent frame, and a builder would gather its five parts and copy them again.
+      byte[] id = Long.toString(frame.id()).getBytes(StandardCharsets.US_ASCII);
+      byte[] text = QUOTE.quoteAsUTF8(token.text());
+      byte[] event = new byte[TOKEN_EVENT.length + id.length + beforeText.length + text.length + afterText.length];
+      int at = put(TOKEN_EVENT, event, 0);
+      at = put(id, event, at);
+      at = put(beforeText, event, at);
+      at = put(text, event, at);
+      put(afterText, event, at);
+      return ByteString.fromArrayUnsafe(event);
+    }
+
+    private static int put(byte[] part, byte[] event, int at) {
+      System.arraycopy(part, 0, event, at, part.length);
+      return at + part.length;
     }
 
     private static String quoted(String value) {

@@ -1,6 +1,8 @@
 package dev.colloquy.engine.model.openai;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colloquy.engine.model.ChatMessage;
@@ -23,8 +25,14 @@ import java.util.Map;
  */
 final class ChatCompletionBody {
 
-  /** Plain Jackson: thread-safe once configured, and only its generator and tree writing are used. */
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Plain Jackson: thread-safe once configured, and only its generator and tree writing are used. Its
+   * generators' buffers come from a pool shared by the calls' virtual threads rather than one per
+   * thread, since each call writes its body on a thread of its own (see {@link CompletionChunks}).
+   */
+  private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+      .build());
 
   private ChatCompletionBody() {}
 

@@ -3,6 +3,7 @@ package dev.colloquy.engine.model.openai;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import dev.colloquy.engine.model.TokenUsage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +45,14 @@ final class CompletionChunks {
     }
   }
 
-  private static final JsonFactory JSON = new JsonFactory();
+  /**
+   * Jackson keeps a parser's buffers per thread by default, and every call reads its stream on a
+   * virtual thread of its own, which would make each call allocate them afresh: a pool shared by the
+   * calls' threads hands the same buffers from one call to the next.
+   */
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+      .build();
   private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] EVENT = "event:".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
