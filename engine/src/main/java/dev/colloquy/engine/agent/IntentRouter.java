@@ -50,9 +50,8 @@ public final class IntentRouter {
   public static CompletionStage<Routed> route(String tenantId, String message, Optional<ChatModel> model,
       String modelName, AgentServices agent, Map<String, String> logContext) {
     return agent.policies().config(tenantId)
-        .exceptionally(failure -> TenantConfig.NO_CHANGE)
-        .thenCompose(known -> {
-          TenantConfig config = known != null ? known : TenantConfig.NO_CHANGE;
+        .handle((known, failure) -> known != null ? known : TenantConfig.NO_CHANGE)
+        .thenCompose(config -> {
           if (model.isEmpty()) {
             return CompletableFuture.completedFuture(offline(message, config, null));
           }

@@ -3,8 +3,8 @@ package dev.colloquy.engine.agent;
 import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.model.ChatModel;
-import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.observe.TurnLogContext;
+import dev.colloquy.engine.tenant.TenantConfig;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +59,6 @@ public final class LanguageStep {
     CompletableFuture<TenantConfig> config =
         agent.policies().config(tenantId).toCompletableFuture().exceptionally(failure -> TenantConfig.NO_CHANGE);
     return language.thenCombine(config, Known::new)
-        .exceptionally(failure -> new Known(null, TenantConfig.NO_CHANGE))
         .thenCompose(known -> {
           String agentLanguage = agentLanguage(known.config());
           if (!translates(known, agentLanguage) || model.isEmpty()) {

@@ -59,6 +59,14 @@ class IntentRouterTest {
     };
   }
 
+  /** A model whose answer to every call is {@code text}, for 40 prompt tokens and 1 completion token. */
+  private static ChatModel answering(String text) {
+    return model(listener -> {
+      listener.onToken(text);
+      listener.onComplete(new TokenUsage(40, 1));
+    });
+  }
+
   private static IntentRouter.Routed route(String message, Optional<ChatModel> model) throws Exception {
     return IntentRouter.route("clinic", message, model, "m", AgentServices.fixed(TenantConfig.NO_CHANGE), TURN)
         .toCompletableFuture().get(5, TimeUnit.SECONDS);
@@ -66,10 +74,7 @@ class IntentRouterTest {
 
   @Test
   void theModelsIntentIsTakenWithItsCall() throws Exception {
-    IntentRouter.Routed routed = route("hi there", Optional.of(model(listener -> {
-      listener.onToken("conversational");
-      listener.onComplete(new TokenUsage(40, 1));
-    })));
+    IntentRouter.Routed routed = route("hi there", Optional.of(answering("conversational")));
 
     assertThat(routed.intent()).isEqualTo(Intent.CONVERSATIONAL);
     assertThat(routed.source()).isEqualTo(AgentTrace.BY_MODEL);
@@ -93,10 +98,7 @@ class IntentRouterTest {
 
   @Test
   void anAnswerThatIsNoIntentIsRoutedByTheOfflineRulesAndBilled() throws Exception {
-    IntentRouter.Routed routed = route("hi there", Optional.of(model(listener -> {
-      listener.onToken("maybe");
-      listener.onComplete(new TokenUsage(40, 1));
-    })));
+    IntentRouter.Routed routed = route("hi there", Optional.of(answering("maybe")));
 
     assertThat(routed.source()).isEqualTo(AgentTrace.OFFLINE);
     assertThat(routed.call()).isNotNull();
