@@ -1,9 +1,9 @@
 package dev.colloquy.http;
 
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.session.ChatSession;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -84,7 +84,7 @@ public final class Errors extends AllDirectives {
   }
 
   private HttpResponse failed(Throwable error, String traceId) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = StageFailures.cause(error);
     if (cause instanceof ApiException api) {
       HttpResponse refused = response(api.status(), api.code(), api.getMessage(), traceId);
       // A body read in part: what remains of it cannot be told from a next request.

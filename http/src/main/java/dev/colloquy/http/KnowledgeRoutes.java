@@ -3,6 +3,7 @@ package dev.colloquy.http;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import dev.colloquy.config.KnowledgeSettings;
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.ingestion.IngestionException;
@@ -137,7 +138,7 @@ public final class KnowledgeRoutes extends AllDirectives {
           if (failure == null) {
             throw new ApiException(ErrorCode.FIELD_REQUIRED, "The multipart form field 'file' is required");
           }
-          Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+          Throwable cause = StageFailures.cause(failure);
           if (cause instanceof TimeoutException) {
             throw new ApiException(ErrorCode.REQUEST_TIMEOUT, "The upload did not arrive within "
                 + limits.uploadTimeout().toSeconds() + " s");

@@ -1,5 +1,6 @@
 package dev.colloquy.http;
 
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.ErrorCode;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -56,7 +57,7 @@ final class StrictBodies extends AllDirectives {
     }
     return bytes.<HttpEntity.Strict>thenApply(body -> HttpEntities.create(entity.getContentType(), body))
         .exceptionally(failure -> {
-          Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+          Throwable cause = StageFailures.cause(failure);
           if (cause instanceof TimeoutException) {
             throw new ApiException(ErrorCode.REQUEST_TIMEOUT, "The request body did not arrive within "
                 + timeout.toSeconds() + " s; send it without pausing");

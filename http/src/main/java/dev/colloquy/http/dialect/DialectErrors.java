@@ -1,8 +1,8 @@
 package dev.colloquy.http.dialect;
 
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.ApiException;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -47,7 +47,7 @@ final class DialectErrors extends AllDirectives {
   }
 
   private DialectRefusal refusal(Throwable error, String traceId) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = StageFailures.cause(error);
     return switch (cause) {
       case DialectRefusal refusal -> refusal;
       case ApiException api -> new DialectRefusal(api.status(), api.code(), api.getMessage(),

@@ -1,5 +1,6 @@
 package dev.colloquy.http.dialect;
 
+import dev.colloquy.engine.StageFailures;
 import dev.colloquy.http.ApiDocumentStatus;
 import dev.colloquy.ingestion.IngestionException;
 import dev.colloquy.ingestion.documents.DocumentStatus;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.apache.pekko.NotUsed;
@@ -87,7 +87,7 @@ final class EmbedJob {
         .thenCompose(KnowledgeService.Ingestion::completion)
         .thenApply(document -> result(item, document))
         .exceptionally(failure -> {
-          Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+          Throwable cause = StageFailures.cause(failure);
           String code = cause instanceof IngestionException refused ? refused.code().wireName() : "internal_error";
           String message = cause instanceof IngestionException ? cause.getMessage() : "the item could not be ingested";
           return new ItemResult(item.id(), null, DocumentStatus.FAILED.wireName(), 0, code, message);
