@@ -75,16 +75,36 @@ final class ApiKeyAuthenticator {
           unavailable.getCause().getClass().getName());
       return new Outcome.Unavailable();
     }
+    return checked(parsed.get(), stored, userId);
+  }
+
+  /**
+   * The outcome without blocking when it needs no read of the store (a malformed token, or a key whose
+   * row is cached and fresh); empty when {@link #authenticate} must read it.
+   */
+  Optional<Outcome> authenticateCached(String token, Optional<String> userId) {
+    Optional<ApiKeys.Parsed> parsed = ApiKeys.parse(token);
+    if (parsed.isEmpty()) {
+      return Optional.of(Outcome.refused(Refusal.MALFORMED));
+    }
+    Cached cached = cache.get(parsed.get().keyId());
+    if (cached == null || !cached.until().isAfter(clock.instant())) {
+      return Optional.empty();
+    }
+    return Optional.of(checked(parsed.get(), cached.key(), userId));
+  }
+
+  private Outcome checked(ApiKeys.Parsed parsed, Optional<StoredKey> stored, Optional<String> userId) {
     if (stored.isEmpty()) {
       return Outcome.refused(Refusal.UNKNOWN_KEY);
     }
-    if (!ApiKeys.matches(parsed.get().secret(), stored.get().secretSha256())) {
+    if (!ApiKeys.matches(parsed.secret(), stored.get().secretSha256())) {
       return Outcome.refused(Refusal.WRONG_SECRET);
     }
     if (stored.get().revoked()) {
       return Outcome.refused(Refusal.REVOKED_KEY);
     }
-    if (stored.get().kind() != parsed.get().kind()) {
+    if (stored.get().kind() != parsed.kind()) {
       return Outcome.refused(Refusal.WRONG_KIND);
     }
     String tenantId = stored.get().tenantId();

@@ -137,7 +137,10 @@ public final class Authentication extends AllDirectives {
       if (userId.isPresent() && !validUserId(userId.get())) {
         return CompletableFuture.completedFuture(Outcome.refused(Refusal.INVALID_USER_ID));
       }
-      return CompletableFuture.supplyAsync(() -> keys.authenticate(token.get(), userId), blocking);
+      // A key seen within the cache's life is checked in place: only a read of the store may block.
+      Optional<Outcome> known = keys.authenticateCached(token.get(), userId);
+      return known.isPresent() ? CompletableFuture.completedFuture(known.get())
+          : CompletableFuture.supplyAsync(() -> keys.authenticate(token.get(), userId), blocking);
     }
     if (credentials.authorization().isEmpty()) {
       // X-API-Key carries keys only.

@@ -80,6 +80,22 @@ class ApiKeyAuthenticatorTest {
   }
 
   @Test
+  void aKeySeenWithinTheCachesLifeIsCheckedWithoutReadingTheStore() {
+    assertThat(keys.authenticateCached(KEY, Optional.empty())).as("never read: the store must be asked").isEmpty();
+    assertThat(keys.authenticate(KEY, Optional.empty())).isInstanceOf(Outcome.Authenticated.class);
+
+    assertThat(keys.authenticateCached(KEY, Optional.of("u1"))).get()
+        .isEqualTo(Outcome.authenticated(Principal.keyUser("t1", KEY_ID, "u1")));
+    assertThat(keys.authenticateCached(ApiKeys.PREFIX + KEY_ID + "_" + "cd".repeat(32), Optional.empty()))
+        .as("a wrong secret for a cached key").contains(Outcome.refused(Refusal.WRONG_SECRET));
+    assertThat(keys.authenticateCached(ApiKeys.PREFIX + "nonsense", Optional.empty())).contains(Outcome.refused(Refusal.MALFORMED));
+    assertThat(store.reads).isEqualTo(1);
+
+    clock.now = clock.now.plus(ApiKeyAuthenticator.CACHE_TTL).plusMillis(1);
+    assertThat(keys.authenticateCached(KEY, Optional.empty())).as("expired: the store must be asked again").isEmpty();
+  }
+
+  @Test
   void aKeyNeverSeenIsNeitherLetInNorRefusedWhileTheDatabaseIsDown() {
     store.down = true;
     assertThat(keys.authenticate(KEY, Optional.empty())).isInstanceOf(Outcome.Unavailable.class);
