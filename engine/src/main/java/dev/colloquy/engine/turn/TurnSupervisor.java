@@ -36,6 +36,7 @@ import dev.colloquy.engine.knowledge.RetrievalResult;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
 import dev.colloquy.engine.model.ModelCatalog;
+import dev.colloquy.engine.model.TokenCounter;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.model.ToolSpec;
@@ -52,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -118,6 +120,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The tenant's max_tokens and instructions (null: none), asked when the turn starts. */
   private record TenantSettingsKnown(int maxTokens, String instructions) implements Command {}
+
+  /** The token counter's tables are loaded: the prompt can be measured. */
+  private record CountingReady() implements Command {}
 
   record RunEnded(int runIndex, RunOutcome outcome) implements Command {}
 
@@ -205,6 +210,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private Integer maxTokens;
   private String tenantInstructions;
   private boolean runsStarted;
+  /**
+   * Whether the token counter has its tables; the first turn on a node has them loaded (a fraction of a
+   * second) on the blocking pool, not on the actors' threads, before it measures its prompt.
+   */
+  private boolean countingReady = TokenCounter.loaded();
   /** The messages the runs were sent, once they started: what an unreported run is billed for. */
   private List<ChatMessage> prompt = List.of();
   private String cancelReason;
@@ -261,6 +271,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
             .thenCombine(services.instructions().of(plan.tenantId()), (budget, instructions) ->
                 new TenantSettingsKnown(budget, instructions.orElse(null))),
         (known, failure) -> failure == null ? known : new TenantSettingsKnown(EngineServices.DEFAULT_MAX_TOKENS, null));
+    if (!countingReady) {
+      context.pipeToSelf(CompletableFuture.runAsync(TokenCounter::cl100k, agent.blocking()),
+          (loaded, failure) -> new CountingReady());
+    }
     transcript.watchReaders(count -> self.tell(new ReadersChanged(count)));
     readers = transcript.readers();
     startGraceTimer();
@@ -370,6 +384,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
         .onMessage(RetrievalEnded.class, this::onRetrieved)
         .onMessage(GapsDetected.class, this::onGapsDetected)
         .onMessage(TenantSettingsKnown.class, this::onTenantSettingsKnown)
+        .onMessage(CountingReady.class, this::onCountingReady)
         .onMessage(RunEnded.class, this::onRunEnded)
         .onMessage(ToolsAsked.class, this::onToolsAsked)
         .onMessage(ToolRoundEnded.class, this::onToolRoundEnded)
@@ -581,9 +596,17 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return this;
   }
 
-  /** The runs start once the passages, the tenant's settings and what is known of the user are. */
+  private Behavior<Command> onCountingReady(CountingReady ready) {
+    countingReady = true;
+    if (cancelReason == null) {
+      startRunsWhenReady();
+    }
+    return this;
+  }
+
+  /** The runs start once the passages, the tenant's settings, what is known of the user and the token counter are. */
   private void startRunsWhenReady() {
-    if (retrievalEnded && maxTokens != null && recalled != null && !runsStarted && summaryReady()) {
+    if (retrievalEnded && maxTokens != null && recalled != null && countingReady && !runsStarted && summaryReady()) {
       startRuns(retrieved.passages(), maxTokens);
     }
   }

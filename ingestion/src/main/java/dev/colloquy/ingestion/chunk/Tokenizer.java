@@ -1,30 +1,26 @@
 package dev.colloquy.ingestion.chunk;
 
-import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
-import com.knuddels.jtokkit.api.EncodingType;
 import com.knuddels.jtokkit.api.IntArrayList;
+import dev.colloquy.engine.model.TokenCounter;
 
 /**
  * Counts cl100k_base tokens. Text is encoded as ordinary text: a document that contains a special
- * token's spelling is counted, not refused. Thread-safe.
+ * token's spelling is counted, not refused. Thread-safe. The encoding is the engine's
+ * ({@link TokenCounter#cl100k}), loaded by the first count, not when a pipeline is made.
  */
 public final class Tokenizer {
 
-  private static final Tokenizer CL100K = new Tokenizer(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE));
+  private static final Tokenizer CL100K = new Tokenizer();
 
-  private final Encoding encoding;
-
-  private Tokenizer(Encoding encoding) {
-    this.encoding = encoding;
-  }
+  private Tokenizer() {}
 
   public static Tokenizer cl100k() {
     return CL100K;
   }
 
   public int count(String text) {
-    return encoding.countTokensOrdinary(text);
+    return TokenCounter.cl100k().countTokensOrdinary(text);
   }
 
   /**
@@ -32,6 +28,7 @@ public final class Tokenizer {
    * boundary; the whole text when it is shorter.
    */
   public String tail(String text, int tokens) {
+    Encoding encoding = TokenCounter.cl100k();
     IntArrayList all = encoding.encodeOrdinary(text);
     if (all.size() <= tokens) {
       return text;
