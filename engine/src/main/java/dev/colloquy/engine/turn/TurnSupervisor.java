@@ -54,6 +54,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -228,13 +229,14 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       TurnPlan plan,
       Transcript transcript,
       EngineServices services,
+      AgentServices agent,
+      CompletionStage<LanguageStep.Detected> detection,
       ActorRef<Report> session) {
     super(context);
     this.timers = timers;
     this.plan = plan;
     this.services = services;
-    this.agent = plan.handoff() ? services.agent()
-        : services.agent().withPolicies(TenantPolicies.once(services.agent().policies(), plan.tenantId()));
+    this.agent = agent;
     this.session = session;
     this.outcomes = new RunOutcome[plan.runs().size()];
     this.toolbox = Toolbox.of(services);
@@ -254,7 +256,9 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (plan.handoff()) {
       retrievalEnded = true;
     } else {
-      detectLanguage(context);
+      String message = plan.message();
+      context.pipeToSelf(detection, (detected, failure) -> new LanguageKnown(failure == null ? detected
+          : stepFailed("language", failure, LanguageStep.passThrough(message))));
       context.pipeToSelf(agent.policies().config(plan.tenantId()),
           (config, failure) -> new RoutingConfigKnown(failure == null ? config : null));
     }
@@ -284,23 +288,26 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   /** {@code transcript} is where the turn's frames go; the session hands out its readers. */
   public static Behavior<Command> create(TurnPlan plan, Transcript transcript, EngineServices services,
       ActorRef<Report> session) {
+    AgentServices agent = plan.handoff() ? services.agent()
+        : services.agent().withPolicies(TenantPolicies.once(services.agent().policies(), plan.tenantId()));
+    // Started here, on the session's thread as it spawns the turn, so that the detection runs while the
+    // session finishes accepting the turn and the supervisor is scheduled, instead of after.
+    CompletionStage<LanguageStep.Detected> detection = plan.handoff() ? null : detectLanguage(plan, services, agent);
     return Behaviors.withMdc(
         Command.class,
         logContext(plan),
         Behaviors.setup(context -> Behaviors.withTimers(
-            timers -> new TurnSupervisor(context, timers, plan, transcript, services, session))));
+            timers -> new TurnSupervisor(context, timers, plan, transcript, services, agent, detection, session))));
   }
 
   /** The language middleware runs first: routing and everything after it read the message it reports. */
-  private void detectLanguage(ActorContext<Command> context) {
+  private static CompletionStage<LanguageStep.Detected> detectLanguage(TurnPlan plan, EngineServices services,
+      AgentServices agent) {
     RunSpec first = plan.runs().getFirst();
     String model = first.model();
     Optional<ChatModel> translator = model.equals(LlmSettings.OFFLINE_MODEL) ? Optional.empty()
         : services.models().find(first.provider(), model).map(ModelCatalog.Entry::chat);
-    String message = plan.message();
-    context.pipeToSelf(LanguageStep.detect(plan.tenantId(), message, translator, model, agent, logContext(plan)),
-        (detected, failure) -> new LanguageKnown(failure == null ? detected : stepFailed("language", failure,
-            LanguageStep.passThrough(message))));
+    return LanguageStep.detect(plan.tenantId(), plan.message(), translator, model, agent, logContext(plan));
   }
 
   private Behavior<Command> onLanguageKnown(LanguageKnown known) {
