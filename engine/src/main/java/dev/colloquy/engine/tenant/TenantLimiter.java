@@ -10,6 +10,7 @@ import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -57,18 +58,29 @@ public final class TenantLimiter {
 
   private TenantLimiter() {}
 
-  /** {@code streamLease}: how long a slot is held when its release never comes (its node died). */
-  public static Behavior<Command> create(Duration streamLease, LongSupplier clockMillis) {
-    return Behaviors.setup(context -> new Limits(streamLease.toMillis(), clockMillis).behavior());
+  /**
+   * {@code tenantId}'s limiter; {@code streamLease}: how long a slot is held when its release never comes
+   * (its node died). While it runs, this node's requests take their tokens in place ({@link HostedLimiters}).
+   */
+  public static Behavior<Command> create(String tenantId, Duration streamLease, LongSupplier clockMillis) {
+    return Behaviors.setup(context -> {
+      HostedLimiters hosted = HostedLimiters.get(context.getSystem());
+      Limits limits = new Limits(streamLease.toMillis(), clockMillis);
+      hosted.hold(tenantId, limits);
+      return limits.behavior(() -> hosted.release(tenantId, limits));
+    });
   }
 
   public static ActorRef<ShardingEnvelope<Command>> init(ActorSystem<?> system, Duration streamLease) {
     return ClusterSharding.get(system)
-        .init(Entity.of(ENTITY_KEY, entity -> create(streamLease, System::currentTimeMillis)));
+        .init(Entity.of(ENTITY_KEY, entity -> create(entity.getEntityId(), streamLease, System::currentTimeMillis)));
   }
 
-  /** The mutable state of one tenant's entity; it lives and dies with the actor. */
-  private static final class Limits {
+  /**
+   * The mutable state of one tenant's entity; it lives and dies with the actor. Its own messages and the
+   * requests of its node ({@link HostedLimiters}) change it under its lock.
+   */
+  static final class Limits {
 
     /** Buckets untouched for a minute are full again, as good as absent; past this many they are dropped. */
     private static final int PRUNE_ABOVE = 1_000;
@@ -84,26 +96,35 @@ public final class TenantLimiter {
       this.clock = clock;
     }
 
-    Behavior<Command> behavior() {
+    Behavior<Command> behavior(Runnable stopped) {
       return Behaviors.receive(Command.class)
           .onMessage(Acquire.class, acquire -> {
-            acquire.replyTo().tell(acquire(acquire, clock.getAsLong()));
+            acquire.replyTo().tell(acquire(acquire.takes(), acquire.streamId(), acquire.maxStreams()));
             return Behaviors.same();
           })
           .onMessage(ReleaseStream.class, release -> {
-            streams.remove(release.streamId());
+            release(release.streamId());
+            return Behaviors.same();
+          })
+          .onSignal(PostStop.class, signal -> {
+            stopped.run();
             return Behaviors.same();
           })
           .build();
     }
 
-    private Verdict acquire(Acquire acquire, long now) {
+    private synchronized void release(String streamId) {
+      streams.remove(streamId);
+    }
+
+    synchronized Verdict acquire(List<Take> takes, String streamId, int maxStreams) {
+      long now = clock.getAsLong();
       if (buckets.size() > PRUNE_ABOVE) {
         buckets.values().removeIf(bucket -> now - bucket.updatedAtMillis() >= TokenBucket.REFILL_MILLIS);
       }
       long wait = 0;
       Map<String, TokenBucket> refilled = new HashMap<>();
-      for (Take take : acquire.takes()) {
+      for (Take take : takes) {
         TokenBucket bucket = buckets.getOrDefault(take.key(), TokenBucket.full(take.perMinute(), now))
             .refilled(take.perMinute(), now);
         refilled.put(take.key(), bucket);
@@ -115,13 +136,13 @@ public final class TenantLimiter {
       if (wait > 0) {
         return new Refused(RATE_LIMITED, "Too many requests; try again in " + wait + " s", wait);
       }
-      if (acquire.streamId() != null) {
+      if (streamId != null) {
         expireStreams(now);
-        if (!streams.containsKey(acquire.streamId()) && streams.size() >= acquire.maxStreams()) {
+        if (!streams.containsKey(streamId) && streams.size() >= maxStreams) {
           return new Refused(QUOTA_EXCEEDED,
-              "The tenant has " + acquire.maxStreams() + " streams open, its limit; try again when one ends", 1);
+              "The tenant has " + maxStreams + " streams open, its limit; try again when one ends", 1);
         }
-        streams.put(acquire.streamId(), now + streamLeaseMillis);
+        streams.put(streamId, now + streamLeaseMillis);
       }
       refilled.forEach((key, bucket) -> buckets.put(key, bucket.taken()));
       return new Allowed();

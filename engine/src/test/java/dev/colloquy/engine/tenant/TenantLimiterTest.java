@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -19,6 +20,7 @@ class TenantLimiterTest {
   private static ActorTestKit testKit;
   private final AtomicLong now = new AtomicLong(1_000_000);
   private ActorRef<TenantLimiter.Command> limiter;
+  private String tenant;
 
   @BeforeAll
   static void startKit() {
@@ -32,7 +34,8 @@ class TenantLimiterTest {
 
   @BeforeEach
   void create() {
-    limiter = testKit.spawn(TenantLimiter.create(Duration.ofMinutes(10), now::get));
+    tenant = "t-" + UUID.randomUUID();
+    limiter = testKit.spawn(TenantLimiter.create(tenant, Duration.ofMinutes(10), now::get));
   }
 
   private TenantLimiter.Verdict acquire(List<TenantLimiter.Take> takes, String streamId, int maxStreams) {
@@ -43,6 +46,33 @@ class TenantLimiterTest {
 
   private TenantLimiter.Verdict turn(String key) {
     return acquire(List.of(new TenantLimiter.Take(key, 3)), null, 10);
+  }
+
+  @Test
+  void aRequestOnTheEntitysNodeTakesFromTheSameBucketsInPlaceUntilTheEntityStops() {
+    HostedLimiters hosted = HostedLimiters.get(testKit.system());
+    List<TenantLimiter.Take> takes = List.of(new TenantLimiter.Take("turns/credential:k1", 3));
+    assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(hosted.acquire(tenant, takes, null, 10)).containsInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(hosted.acquire(tenant, takes, null, 10)).as("the asks and the in-place take share one bucket")
+        .contains(new TenantLimiter.Refused(TenantLimiter.RATE_LIMITED, "Too many requests; try again in 20 s", 20));
+    assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Refused.class);
+    assertThat(hosted.acquire("another-tenant", takes, null, 10)).as("a tenant whose entity is not here").isEmpty();
+
+    testKit.stop(limiter);
+    assertThat(hosted.acquire(tenant, takes, null, 10)).as("asked again once its entity stopped").isEmpty();
+  }
+
+  @Test
+  void aStreamSlotTakenInPlaceIsFreedByTheEntitysRelease() {
+    HostedLimiters hosted = HostedLimiters.get(testKit.system());
+    List<TenantLimiter.Take> takes = List.of(new TenantLimiter.Take("requests/credential:k1", 100));
+    acquire(takes, "s1", 1);
+    assertThat(hosted.acquire(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Refused.class);
+    limiter.tell(new TenantLimiter.ReleaseStream("s1"));
+    assertThat(acquire(takes, null, 1)).isInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(hosted.acquire(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Allowed.class);
   }
 
   @Test

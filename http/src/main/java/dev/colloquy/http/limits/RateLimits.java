@@ -1,5 +1,6 @@
 package dev.colloquy.http.limits;
 
+import dev.colloquy.engine.tenant.HostedLimiters;
 import dev.colloquy.engine.tenant.TenantConfig;
 import dev.colloquy.engine.tenant.TenantLimiter;
 import dev.colloquy.engine.tenant.TenantUsage;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -44,6 +46,7 @@ public final class RateLimits extends AllDirectives {
   private final TenantConfigs configs;
   private final TenantUsage usage;
   private final ClusterSharding sharding;
+  private final HostedLimiters hosted;
   private final Duration askTimeout;
   private final Clock clock;
 
@@ -51,6 +54,7 @@ public final class RateLimits extends AllDirectives {
     this.configs = configs;
     this.usage = usage;
     this.sharding = ClusterSharding.get(system);
+    this.hosted = HostedLimiters.get(system);
     this.askTimeout = askTimeout;
     this.clock = clock;
   }
@@ -132,10 +136,17 @@ public final class RateLimits extends AllDirectives {
       LimitKind kind, String streamId) {
     return configs.current(tenantId).thenCompose(current -> {
       TenantConfig config = current.config();
-      return quota(tenantId, config, kind).thenCompose(refused -> refused != null
-          ? CompletableFuture.completedFuture(refused)
-          : limiter(tenantId).ask(replyTo -> new TenantLimiter.Acquire(takes(config, credentialId, userId, kind),
-              streamId, config.maxConcurrentStreams(), replyTo), askTimeout));
+      return quota(tenantId, config, kind).thenCompose(refused -> {
+        if (refused != null) {
+          return CompletableFuture.completedFuture(refused);
+        }
+        List<TenantLimiter.Take> takes = takes(config, credentialId, userId, kind);
+        // Taken in place while the tenant's limiter runs on this node: the same buckets, no ask.
+        Optional<TenantLimiter.Verdict> here = hosted.acquire(tenantId, takes, streamId, config.maxConcurrentStreams());
+        return here.isPresent() ? CompletableFuture.completedFuture(here.get())
+            : limiter(tenantId).ask(replyTo -> new TenantLimiter.Acquire(takes, streamId,
+                config.maxConcurrentStreams(), replyTo), askTimeout);
+      });
     });
   }
 
