@@ -53,15 +53,15 @@ class TenantLimiterTest {
     HostedLimiters hosted = HostedLimiters.get(testKit.system());
     List<TenantLimiter.Take> takes = List.of(new TenantLimiter.Take("turns/credential:k1", 3));
     assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Allowed.class);
-    assertThat(hosted.acquire(tenant, takes, null, 10)).containsInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(hosted.acquireHere(tenant, takes, null, 10)).containsInstanceOf(TenantLimiter.Allowed.class);
     assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Allowed.class);
-    assertThat(hosted.acquire(tenant, takes, null, 10)).as("the asks and the in-place take share one bucket")
+    assertThat(hosted.acquireHere(tenant, takes, null, 10)).as("the asks and the in-place take share one bucket")
         .contains(new TenantLimiter.Refused(TenantLimiter.RATE_LIMITED, "Too many requests; try again in 20 s", 20));
     assertThat(turn("turns/credential:k1")).isInstanceOf(TenantLimiter.Refused.class);
-    assertThat(hosted.acquire("another-tenant", takes, null, 10)).as("a tenant whose entity is not here").isEmpty();
+    assertThat(hosted.acquireHere("another-tenant", takes, null, 10)).as("a tenant whose entity is not here").isEmpty();
 
     testKit.stop(limiter);
-    assertThat(hosted.acquire(tenant, takes, null, 10)).as("asked again once its entity stopped").isEmpty();
+    assertThat(hosted.acquireHere(tenant, takes, null, 10)).as("asked again once its entity stopped").isEmpty();
   }
 
   @Test
@@ -69,10 +69,10 @@ class TenantLimiterTest {
     HostedLimiters hosted = HostedLimiters.get(testKit.system());
     List<TenantLimiter.Take> takes = List.of(new TenantLimiter.Take("requests/credential:k1", 100));
     acquire(takes, "s1", 1);
-    assertThat(hosted.acquire(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Refused.class);
+    assertThat(hosted.acquireHere(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Refused.class);
     limiter.tell(new TenantLimiter.ReleaseStream("s1"));
     assertThat(acquire(takes, null, 1)).isInstanceOf(TenantLimiter.Allowed.class);
-    assertThat(hosted.acquire(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(hosted.acquireHere(tenant, takes, "s2", 1)).containsInstanceOf(TenantLimiter.Allowed.class);
   }
 
   @Test

@@ -1,11 +1,11 @@
 package dev.colloquy.http.dialect;
 
+import dev.colloquy.engine.tenant.HostedLimiters;
 import dev.colloquy.engine.tenant.TenantLimiter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
@@ -15,12 +15,12 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
  */
 final class SessionRate {
 
-  private final ClusterSharding sharding;
+  private final HostedLimiters limits;
   private final int perMinute;
   private final Duration askTimeout;
 
   SessionRate(ActorSystem<?> system, int perMinute, Duration askTimeout) {
-    this.sharding = ClusterSharding.get(system);
+    this.limits = HostedLimiters.get(system);
     this.perMinute = perMinute;
     this.askTimeout = askTimeout;
   }
@@ -28,8 +28,7 @@ final class SessionRate {
   /** Completes when the session may make one more request to {@code endpoint}; fails with a 429 or 503 refusal otherwise. */
   CompletionStage<Void> admit(String tenantId, String endpoint, String sessionId) {
     TenantLimiter.Take take = new TenantLimiter.Take("edge-" + endpoint + "/session:" + sessionId, perMinute);
-    return sharding.entityRefFor(TenantLimiter.ENTITY_KEY, tenantId)
-        .<TenantLimiter.Verdict>ask(replyTo -> new TenantLimiter.Acquire(List.of(take), null, 0, replyTo), askTimeout)
+    return limits.acquire(tenantId, List.of(take), null, 0, askTimeout)
         .handle((verdict, failure) -> {
           if (failure != null) {
             throw new DialectRefusal(StatusCodes.SERVICE_UNAVAILABLE, "LIMITS_UNAVAILABLE",

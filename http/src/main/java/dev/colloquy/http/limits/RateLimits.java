@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -140,12 +139,8 @@ public final class RateLimits extends AllDirectives {
         if (refused != null) {
           return CompletableFuture.completedFuture(refused);
         }
-        List<TenantLimiter.Take> takes = takes(config, credentialId, userId, kind);
-        // Taken in place while the tenant's limiter runs on this node: the same buckets, no ask.
-        Optional<TenantLimiter.Verdict> here = hosted.acquire(tenantId, takes, streamId, config.maxConcurrentStreams());
-        return here.isPresent() ? CompletableFuture.completedFuture(here.get())
-            : limiter(tenantId).ask(replyTo -> new TenantLimiter.Acquire(takes, streamId,
-                config.maxConcurrentStreams(), replyTo), askTimeout);
+        return hosted.acquire(tenantId, takes(config, credentialId, userId, kind), streamId,
+            config.maxConcurrentStreams(), askTimeout);
       });
     });
   }
