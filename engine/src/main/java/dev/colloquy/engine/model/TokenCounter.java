@@ -25,7 +25,10 @@ public final class TokenCounter {
   /** cl100k_base itself; the first call loads it, and may take a fraction of a second. */
   public static Encoding cl100k() {
     Encoding encoding = Loaded.CL100K;
-    loaded = true;
+    if (!loaded) {
+      // Written once: a volatile write on every count would cost each of them a store fence.
+      loaded = true;
+    }
     return encoding;
   }
 

@@ -88,10 +88,7 @@ final class ApiKeyAuthenticator {
       return Optional.of(Outcome.refused(Refusal.MALFORMED));
     }
     Cached cached = cache.get(parsed.get().keyId());
-    if (cached == null || !cached.until().isAfter(clock.instant())) {
-      return Optional.empty();
-    }
-    return Optional.of(checked(parsed.get(), cached.key(), userId));
+    return fresh(cached, clock.instant()) ? Optional.of(checked(parsed.get(), cached.key(), userId)) : Optional.empty();
   }
 
   private Outcome checked(ApiKeys.Parsed parsed, Optional<StoredKey> stored, Optional<String> userId) {
@@ -124,7 +121,7 @@ final class ApiKeyAuthenticator {
   private Optional<StoredKey> lookup(String keyId) throws StoreUnavailable {
     Instant now = clock.instant();
     Cached cached = cache.get(keyId);
-    if (cached != null && cached.until().isAfter(now)) {
+    if (fresh(cached, now)) {
       return cached.key();
     }
     Optional<StoredKey> key;
@@ -148,6 +145,11 @@ final class ApiKeyAuthenticator {
       cache.values().removeIf(entry -> !entry.until().isAfter(now));
     }
     return key;
+  }
+
+  /** Whether {@code cached} is within its life, so that its row stands for the store's without a read. */
+  private static boolean fresh(Cached cached, Instant now) {
+    return cached != null && cached.until().isAfter(now);
   }
 
   private void markUsed(String keyId) {
