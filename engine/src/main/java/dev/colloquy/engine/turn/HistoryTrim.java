@@ -32,11 +32,17 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
   /** The same for a prompt with the tenant's instructions and what is known of the user. */
   static Optional<HistoryTrim> of(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
       List<Passage> passages, int maxTokens, int contextTokens) {
+    return of(plan, new HistoryTokens(plan.history()), tenantInstructions, user, passages, maxTokens, contextTokens);
+  }
+
+  /** The same, with the tokens of {@code plan}'s history as far as its turn has counted them. */
+  static Optional<HistoryTrim> of(TurnPlan plan, HistoryTokens counted, String tenantInstructions,
+      MemoryRecall.Recalled user, List<Passage> passages, int maxTokens, int contextTokens) {
     long budget = Prompt.historyBudget(plan, tenantInstructions, user, passages, maxTokens, contextTokens);
     RollingSummary current = plan.earlier().summary();
     long besideCurrent = budget - (current == null ? 0 : Prompt.tokens(Prompt.summaryMessage(current)));
     List<ChatMessage> history = plan.history();
-    if (plan.earlier().unsummarized().isEmpty() && Prompt.fitting(history, besideCurrent).size() == history.size()) {
+    if (plan.earlier().unsummarized().isEmpty() && Prompt.fitting(counted, 0, besideCurrent).size() == history.size()) {
       return Optional.empty();
     }
     int summaryTokens = Math.clamp(budget / 4, MIN_SUMMARY_TOKENS, MAX_SUMMARY_TOKENS);
@@ -45,7 +51,7 @@ record HistoryTrim(List<ChatMessage> toSummarize, int skip, int summaryTokens) {
     // and so cost a summary call per turn. Summarizing the older half of the window as well (by tokens and by
     // count) leaves room for the next turns: the session pays for a summary every few turns instead.
     int olderHalf = history.size() / 2 & ~1;
-    int skip = Math.max(history.size() - Prompt.fitting(history, (budget - reserve) / 2).size(), olderHalf);
+    int skip = Math.max(history.size() - Prompt.fitting(counted, 0, (budget - reserve) / 2).size(), olderHalf);
     List<ChatMessage> toSummarize = new ArrayList<>(plan.earlier().unsummarized());
     toSummarize.addAll(history.subList(0, skip));
     return toSummarize.isEmpty() ? Optional.empty() : Optional.of(new HistoryTrim(toSummarize, skip, summaryTokens));

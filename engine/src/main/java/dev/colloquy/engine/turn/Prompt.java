@@ -58,6 +58,14 @@ final class Prompt {
    */
   static List<ChatMessage> messages(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
       List<Passage> passages, int maxTokens, int contextTokens, RollingSummary summary, int summarized) {
+    return messages(plan, new HistoryTokens(plan.history()), tenantInstructions, user, passages, maxTokens,
+        contextTokens, summary, summarized);
+  }
+
+  /** The same, with the tokens of {@code plan}'s history as far as its turn has counted them. */
+  static List<ChatMessage> messages(TurnPlan plan, HistoryTokens history, String tenantInstructions,
+      MemoryRecall.Recalled user, List<Passage> passages, int maxTokens, int contextTokens, RollingSummary summary,
+      int summarized) {
     ChatMessage system = ChatMessage.system(system(tenantInstructions));
     UntrustedData data = new UntrustedData().earlierConversation(summary).sessionPersona(plan.persona())
         .aboutUser(user).passages(passages);
@@ -69,8 +77,7 @@ final class Prompt {
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
     story.ifPresent(messages::add);
-    List<ChatMessage> history = plan.history();
-    messages.addAll(fitting(history.subList(Math.min(summarized, history.size()), history.size()), budget));
+    messages.addAll(fitting(history, Math.min(summarized, history.size()), budget));
     messages.addAll(context);
     messages.add(question);
     return messages;
@@ -97,22 +104,26 @@ final class Prompt {
     return ChatMessage.user(new UntrustedData().earlierConversation(summary).render());
   }
 
-  /** The newest messages of {@code history} within {@code budget} tokens, starting with a user's. */
-  static List<ChatMessage> fitting(List<ChatMessage> history, long budget) {
-    int first = history.size();
+  /**
+   * The newest messages of {@code history} from its {@code from}th on within {@code budget} tokens, starting
+   * with a user's.
+   */
+  static List<ChatMessage> fitting(HistoryTokens history, int from, long budget) {
+    List<ChatMessage> messages = history.messages();
+    int first = messages.size();
     long used = 0;
-    while (first > 0) {
-      long next = tokens(history.get(first - 1));
+    while (first > from) {
+      long next = history.of(first - 1);
       if (used + next > budget) {
         break;
       }
       used += next;
       first--;
     }
-    while (first < history.size() && history.get(first).role() != ChatMessage.Role.USER) {
+    while (first < messages.size() && messages.get(first).role() != ChatMessage.Role.USER) {
       first++;
     }
-    return history.subList(first, history.size());
+    return messages.subList(first, messages.size());
   }
 
   static long tokens(ChatMessage message) {

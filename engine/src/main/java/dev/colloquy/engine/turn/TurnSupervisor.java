@@ -165,6 +165,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The turn's plan; its message becomes the one the agent works with once the language step has reported. */
   private TurnPlan plan;
+  /** The tokens of the plan's history (which the language step leaves as it is), counted once for the turn. */
+  private final HistoryTokens historyTokens;
   private final EngineServices services;
   /** The agent's services with its tenant's configuration asked once, as the turn starts (none for a hand-off). */
   private final AgentServices agent;
@@ -235,6 +237,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     super(context);
     this.timers = timers;
     this.plan = plan;
+    this.historyTokens = new HistoryTokens(plan.history());
     this.services = services;
     this.agent = agent;
     this.session = session;
@@ -628,7 +631,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       boolean modelAnswers = !plan.handoff() && escalation == null && routed != null
           && routed.intent() != Intent.OUT_OF_SCOPE;
       trim = modelAnswers
-          ? HistoryTrim.of(plan, tenantInstructions, recalled, retrieved.passages(), maxTokens,
+          ? HistoryTrim.of(plan, historyTokens, tenantInstructions, recalled, retrieved.passages(), maxTokens,
               services.llm().contextTokens()).orElse(null) : null;
       if (trim != null) {
         summarize(trim, SummaryMade::new, "history-summary");
@@ -676,7 +679,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void startRuns(List<Passage> passages, int maxTokens) {
     runsStarted = true;
-    List<ChatMessage> messages = Prompt.messages(plan, tenantInstructions, recalled, passages, maxTokens,
+    List<ChatMessage> messages = Prompt.messages(plan, historyTokens, tenantInstructions, recalled, passages, maxTokens,
         services.llm().contextTokens(), summarized != null ? summarized.summary() : plan.earlier().summary(),
         trim == null ? 0 : trim.skip());
     prompt = messages;

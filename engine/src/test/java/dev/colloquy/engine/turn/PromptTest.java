@@ -168,6 +168,21 @@ class PromptTest {
     assertThat(Prompt.systemTokens(instructed)).isGreaterThan(Prompt.systemTokens(plain) + 200);
   }
 
+  @Test
+  void aTurnCountsEachMessageOfItsHistoryAsItsTextHoweverOftenItAsks() {
+    List<ChatMessage> history = List.of(ChatMessage.user("Hi"), ChatMessage.assistant("Answer " + LONG),
+        ChatMessage.user("And the other one?"), ChatMessage.assistant("Hello!"));
+    HistoryTokens counted = new HistoryTokens(history);
+
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = history.size() - 1; i >= 0; i--) {
+        assertThat(counted.of(i)).as("message %d, pass %d", i, pass).isEqualTo(Prompt.tokens(history.get(i)));
+      }
+    }
+    assertThat(Prompt.fitting(counted, 0, counted.of(3) + counted.of(2))).containsExactly(history.get(2), history.get(3));
+    assertThat(Prompt.fitting(counted, 3, Long.MAX_VALUE)).as("no user message starts it").isEmpty();
+  }
+
   private static final MemoryRecall.Recalled NOTHING = MemoryRecall.Recalled.nothing();
 
   private static int count(String text, String part) {
