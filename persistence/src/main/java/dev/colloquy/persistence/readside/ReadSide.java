@@ -48,7 +48,8 @@ public final class ReadSide {
       List.of("db/migration/V3__read_side.sql", "db/migration/V5__session_users.sql",
           "db/migration/V20__session_characters.sql", "db/migration/V80__agent_read_side.sql",
           "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql",
-          "db/migration/V88__message_positions.sql", "db/migration/V90__session_stretches.sql");
+          "db/migration/V88__message_positions.sql", "db/migration/V90__session_stretches.sql",
+          "db/migration/V91__read_side_lookups.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";

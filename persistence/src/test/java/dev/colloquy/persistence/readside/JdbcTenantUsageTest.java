@@ -2,6 +2,7 @@ package dev.colloquy.persistence.readside;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -48,6 +49,31 @@ class JdbcTenantUsageTest {
 
     assertThat(usage.openSessions("acme").toCompletableFuture().get()).isEqualTo(2);
     assertThat(usage.openSessions("initech").toCompletableFuture().get()).isZero();
+  }
+
+  /**
+   * Every new session asks for its tenant's open sessions: the count reads the open ones, not every
+   * session the tenant ever had.
+   */
+  @Test
+  void theOpenSessionCountReadsOnlyTheOpenSessions() throws Exception {
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("""
+          INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
+          SELECT 'closed-' || n, 'acme', 'closed', now(), now() FROM generate_series(1, 2000) n""");
+    }
+    for (int i = 1; i <= 3; i++) {
+      session("open-" + i, "acme", "open", "2026-11-02T10:00:00Z", 0);
+    }
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("ANALYZE sessions");
+    }
+
+    JsonNode plan = database.plan("SELECT count(*) FROM sessions WHERE tenant_id = 'acme' AND status = 'open'");
+
+    assertThat(plan.findValues("Node Type")).extracting(JsonNode::asText).doesNotContain("Seq Scan");
+    assertThat(plan.findValues("Rows Removed by Filter").stream().mapToLong(JsonNode::asLong).sum()).isZero();
+    assertThat(usage.openSessions("acme").toCompletableFuture().get()).isEqualTo(3);
   }
 
   @Test

@@ -267,6 +267,35 @@ class ReadModelUpdatesTest {
         .containsExactly(usageRow("openai-compatible", "gpt-main", 180, 33));
   }
 
+  /**
+   * The statements that update one turn's messages (its answers' turn number, their intent, confidence
+   * and escalation flag) find them by their turn: in a session of 400 turns each reads the turn's two
+   * rows, not the session's 800, so a turn's read-side cost does not grow with its session.
+   */
+  @Test
+  void aTurnsUpdatesInALongSessionReadOnlyThatTurnsMessages() throws Exception {
+    List<ChatSession.Event> events = new ArrayList<>(List.of(opened()));
+    for (int turn = 1; turn <= 400; turn++) {
+      events.add(accepted("t-" + turn, "m-" + turn));
+      events.add(new ChatSession.TurnCompleted("t-" + turn, "a-" + turn,
+          outcome(run("r-" + turn, "offline", "offline", RunOutcome.Status.COMPLETED, "Yes.", MAIN_USAGE)), ENDED));
+    }
+    apply(events.toArray(ChatSession.Event[]::new));
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("ANALYZE messages");
+    }
+
+    for (String statement : List.of(
+        "SELECT turn_ordinal FROM messages WHERE session_id = 's-1' AND turn_id = 't-200' AND role = 'user'",
+        "UPDATE messages SET intent_type = 'domain_query' WHERE session_id = 's-1' AND turn_id = 't-200'",
+        "UPDATE messages SET escalation_flag = true WHERE session_id = 's-1' AND turn_id = 't-200'")) {
+      JsonNode plan = database.plan(statement);
+      assertThat(plan.findValues("Node Type")).as(statement).extracting(JsonNode::asText).doesNotContain("Seq Scan");
+      assertThat(plan.findValues("Rows Removed by Filter").stream().mapToLong(JsonNode::asLong).sum())
+          .as("rows of other turns read by " + statement).isLessThanOrEqualTo(1);
+    }
+  }
+
   private static ChatSession.SessionOpened opened() {
     return new ChatSession.SessionOpened(SESSION, "acme", null, "support", JsonNodeFactory.instance.objectNode(), OPENED);
   }

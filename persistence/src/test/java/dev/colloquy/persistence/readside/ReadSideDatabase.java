@@ -1,7 +1,10 @@
 package dev.colloquy.persistence.readside;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -21,6 +24,22 @@ final class ReadSideDatabase implements BeforeAllCallback, BeforeEachCallback, A
 
   DataSource dataSource() {
     return postgres.getPostgresDatabase();
+  }
+
+  /**
+   * The plan PostgreSQL ran {@code sql} with, with its actual row counts ({@code EXPLAIN (ANALYZE, FORMAT
+   * JSON)}); whatever the statement changed is rolled back.
+   */
+  JsonNode plan(String sql) throws Exception {
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      connection.setAutoCommit(false);
+      try (ResultSet result = statement.executeQuery("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)) {
+        result.next();
+        return new ObjectMapper().readTree(result.getString(1));
+      } finally {
+        connection.rollback();
+      }
+    }
   }
 
   @Override
