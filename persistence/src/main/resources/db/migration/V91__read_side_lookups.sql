@@ -9,6 +9,7 @@
 -- projection fell behind.
 CREATE INDEX IF NOT EXISTS messages_by_turn ON messages (session_id, turn_id);
 
--- Every new session counts its tenant's open sessions (the tenant's quota): through the tenant's index
--- of all its sessions that read every session the tenant ever had; this one holds only the open ones.
+-- Every new session counts its tenant's open sessions (the tenant's quota). The indexes there were hold
+-- either all of the tenant's sessions or the open sessions of every tenant, so the count read one of
+-- those; this one holds only the tenant's open ones.
 CREATE INDEX IF NOT EXISTS open_sessions_by_tenant ON sessions (tenant_id) WHERE status = 'open';

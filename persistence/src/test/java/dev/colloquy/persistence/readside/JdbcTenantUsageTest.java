@@ -52,8 +52,8 @@ class JdbcTenantUsageTest {
   }
 
   /**
-   * Every new session asks for its tenant's open sessions: the count reads the open ones, not every
-   * session the tenant ever had.
+   * Every new session asks for its tenant's open sessions: the count reads the tenant's open ones, not
+   * every session the tenant ever had nor every tenant's open ones.
    */
   @Test
   void theOpenSessionCountReadsOnlyTheOpenSessions() throws Exception {
@@ -61,6 +61,9 @@ class JdbcTenantUsageTest {
       statement.execute("""
           INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
           SELECT 'closed-' || n, 'acme', 'closed', now(), now() FROM generate_series(1, 2000) n""");
+      statement.execute("""
+          INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
+          SELECT 'other-' || n, 'globex', 'open', now(), now() FROM generate_series(1, 2000) n""");
     }
     for (int i = 1; i <= 3; i++) {
       session("open-" + i, "acme", "open", "2026-11-02T10:00:00Z", 0);
