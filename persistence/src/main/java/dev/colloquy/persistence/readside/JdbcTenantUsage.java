@@ -6,18 +6,21 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 
 /**
- * A tenant's usage, read from the {@code sessions} table on {@code executor} (never on the caller's
- * thread). The table trails the journal by the projection's lag, so a quota may let a few requests
+ * A tenant's usage, read from the read tables on {@code executor} (never on the caller's
+ * thread). The tables trail the journal by the projection's lag, so a quota may let a few requests
  * past its limit under load; it never refuses one that is within it.
  */
 public final class JdbcTenantUsage implements TenantUsage {
+
+  static final String OPEN_SESSIONS = "SELECT count(*) FROM sessions WHERE tenant_id = ? AND status = 'open'";
+  static final String MONTHS_TOKENS =
+      "SELECT coalesce(sum(tokens), 0) FROM tenant_monthly_tokens WHERE tenant_id = ? AND month = ?";
 
   private final DataSource dataSource;
   private final Executor executor;
@@ -29,20 +32,17 @@ public final class JdbcTenantUsage implements TenantUsage {
 
   @Override
   public CompletionStage<Long> openSessions(String tenantId) {
-    return CompletableFuture.supplyAsync(() -> count("""
-        SELECT count(*) FROM sessions WHERE tenant_id = ? AND status = 'open'""", tenantId, null), executor);
+    return CompletableFuture.supplyAsync(() -> count(OPEN_SESSIONS, tenantId, null), executor);
   }
 
   /**
-   * The tokens of the sessions last active in {@code month}. The table keeps a session's totals, not
-   * when each token was spent, so a session that spans a month's end counts wholly in the later
-   * month: the budget errs towards refusing early, never towards spending more than it allows.
+   * The tokens of the tenant's turns that ended in {@code month}: the running total the projection keeps
+   * (one row per projection slice), so the cost does not grow with the tenant's sessions. Turns projected
+   * before the total existed count in the month of their session's last activity.
    */
   @Override
   public CompletionStage<Long> tokensUsed(String tenantId, YearMonth month) {
-    return CompletableFuture.supplyAsync(() -> count("""
-        SELECT coalesce(sum(prompt_tokens + completion_tokens), 0) FROM sessions
-        WHERE tenant_id = ? AND last_activity_at >= ? AND last_activity_at < ?""", tenantId, month), executor);
+    return CompletableFuture.supplyAsync(() -> count(MONTHS_TOKENS, tenantId, month), executor);
   }
 
   private long count(String sql, String tenantId, YearMonth month) {
@@ -50,8 +50,7 @@ public final class JdbcTenantUsage implements TenantUsage {
         PreparedStatement query = connection.prepareStatement(sql)) {
       query.setString(1, tenantId);
       if (month != null) {
-        query.setObject(2, month.atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
-        query.setObject(3, month.plusMonths(1).atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
+        query.setObject(2, month.atDay(1));
       }
       try (ResultSet rs = query.executeQuery()) {
         rs.next();

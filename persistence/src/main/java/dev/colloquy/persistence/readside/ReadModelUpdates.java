@@ -13,6 +13,7 @@ import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.domain.TurnStatus;
 import dev.colloquy.engine.session.ChatSession;
+import dev.colloquy.engine.session.SessionTags;
 import dev.colloquy.engine.session.TurnRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 
 /**
@@ -202,10 +204,19 @@ final class ReadModelUpdates {
 
   private void turnEnded(TurnOutcome outcome, Instant at) throws SQLException {
     Usage total = outcome.usage();
+    long tokens = total.promptTokens() + total.completionTokens();
+    // The session's totals and its tenant's month in one statement: the month's row needs the tenant,
+    // which the session's row holds.
     execute("""
-        UPDATE sessions SET last_activity_at = ?, prompt_tokens = prompt_tokens + ?,
-          completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ? WHERE session_id = ?""",
-        time(at), total.promptTokens(), total.completionTokens(), total.costUsd(), sessionId);
+        WITH session AS (
+          UPDATE sessions SET last_activity_at = ?, prompt_tokens = prompt_tokens + ?,
+            completion_tokens = completion_tokens + ?, cost_usd = cost_usd + ? WHERE session_id = ?
+          RETURNING tenant_id)
+        INSERT INTO tenant_monthly_tokens (tenant_id, month, slice, tokens)
+        SELECT tenant_id, ?, ?, ? FROM session WHERE ? > 0
+        ON CONFLICT (tenant_id, month, slice) DO UPDATE SET tokens = tenant_monthly_tokens.tokens + EXCLUDED.tokens""",
+        time(at), total.promptTokens(), total.completionTokens(), total.costUsd(), sessionId,
+        YearMonth.from(time(at)).atDay(1), SessionTags.of(sessionId), tokens, tokens);
     for (RunOutcome run : outcome.runs()) {
       addUsage(run.provider(), run.model(), run.usage() == null ? Usage.NONE : run.usage());
     }

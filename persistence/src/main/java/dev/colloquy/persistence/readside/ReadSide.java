@@ -30,13 +30,15 @@ public final class ReadSide {
   /** The projection whose offsets belong to these tables. */
   public static final String PROJECTION_NAME = "sessions";
 
-  static final List<String> TABLES = List.of("sessions", "session_usage", "messages", "billing_events");
+  static final List<String> TABLES =
+      List.of("sessions", "session_usage", "messages", "billing_events", "tenant_monthly_tokens");
   /**
    * What a rebuild drops and refills from the journal. Billing records are kept (and refilled only
    * where missing, since they are keyed): a deleted session's journal is purged, so its records could
    * not be derived again.
    */
-  static final List<String> DERIVED_TABLES = List.of("sessions", "session_usage", "messages");
+  static final List<String> DERIVED_TABLES =
+      List.of("sessions", "session_usage", "messages", "tenant_monthly_tokens");
 
   /**
    * The migrations that create the read side, run again by a rebuild: their statements are all
@@ -49,7 +51,8 @@ public final class ReadSide {
           "db/migration/V20__session_characters.sql", "db/migration/V80__agent_read_side.sql",
           "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql",
           "db/migration/V88__message_positions.sql", "db/migration/V90__session_stretches.sql",
-          "db/migration/V91__read_side_lookups.sql");
+          "db/migration/V91__read_side_lookups.sql",
+          "db/migration/V92__tenant_monthly_tokens.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";
