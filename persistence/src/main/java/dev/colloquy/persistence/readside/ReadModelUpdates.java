@@ -79,24 +79,24 @@ final class ReadModelUpdates {
         sessionId, e.tenantId(), time(e.at()));
   }
 
-  /** The user's message, numbered as the session numbers its turns: by the count of turns accepted. */
+  /**
+   * The user's message, numbered as the session numbers its turns: by the count of turns accepted. One
+   * statement counts the turn, adds the message and says whether the session is with a human (whose
+   * webhook then gets the message).
+   */
   private void accepted(ChatSession.TurnAccepted e) throws SQLException {
-    Integer ordinal = null;
-    try (PreparedStatement counted = connection.prepareStatement(
-        "UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ? RETURNING turn_count")) {
-      counted.setObject(1, time(e.at()));
-      counted.setObject(2, sessionId);
-      try (ResultSet row = counted.executeQuery()) {
-        if (row.next()) {
-          ordinal = row.getInt(1);
-        }
-      }
+    Object status = firstValue("""
+        WITH counted AS (
+          UPDATE sessions SET turn_count = turn_count + 1, last_activity_at = ? WHERE session_id = ?
+          RETURNING turn_count, status),
+        asked AS (
+          INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
+          VALUES (?, ?, ?, 'user', ?, ?, (SELECT turn_count FROM counted), 0) ON CONFLICT (message_id) DO NOTHING)
+        SELECT status FROM counted""",
+        time(e.at()), sessionId, e.userMessageId(), sessionId, e.turnId(), e.message(), time(e.at()));
+    if ("escalated".equals(status)) {
+      new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
     }
-    execute("""
-        INSERT INTO messages (message_id, session_id, turn_id, role, content, created_at, turn_ordinal, answer_index)
-        VALUES (?, ?, ?, 'user', ?, ?, ?, 0) ON CONFLICT (message_id) DO NOTHING""",
-        e.userMessageId(), sessionId, e.turnId(), e.message(), time(e.at()), ordinal);
-    new EscalationWebhooks(connection, sessionId).forwardIfHandedOff(e);
   }
 
   /**
@@ -151,24 +151,37 @@ final class ReadModelUpdates {
     new EscalationWebhooks(connection, sessionId).escalation(e);
   }
 
-  /** The answers as the session shows them, after their turn's user message, with what the agent decided for the turn. */
+  /**
+   * The answers as the session shows them, after their turn's user message, with what the agent decided
+   * for the turn (seed 004's columns): the intent on the turn's messages; the confidence and the chunks on
+   * its answers, null when the turn did not retrieve (conversational and out-of-scope turns, seed §8.2).
+   */
   private void completed(ChatSession.TurnCompleted e) throws SQLException {
-    String citations = citationsJson(e.outcome());
+    TurnOutcome outcome = e.outcome();
+    AgentTrace agent = outcome.agent();
+    String intent = agent == null || agent.intent() == null ? null : agent.intent().wireName();
+    boolean retrieved = agent == null ? !outcome.frames().isEmpty() : agent.intent() == Intent.DOMAIN_QUERY;
+    Double confidence = retrieved ? outcome.confidence() : null;
+    String chunks = retrieved ? sourceChunksJson(outcome) : null;
+    String citations = citationsJson(outcome);
     int index = 0;
-    for (TurnOutcome.Answer answer : e.outcome().answers(e.messageId())) {
+    for (TurnOutcome.Answer answer : outcome.answers(e.messageId())) {
       RunOutcome run = answer.run();
       execute("""
           INSERT INTO messages (message_id, session_id, turn_id, role, content, provider, model, created_at,
-            turn_ordinal, answer_index, run_id, citations)
+            turn_ordinal, answer_index, run_id, citations, intent_type, confidence_score, source_chunks)
           VALUES (?, ?, ?, 'assistant', ?, ?, ?, ?,
             (SELECT turn_ordinal FROM messages WHERE session_id = ? AND turn_id = ? AND role = 'user'), ?, ?,
-            CAST(? AS JSONB))
+            CAST(? AS JSONB), ?, ?, CAST(? AS JSONB))
           ON CONFLICT (message_id) DO NOTHING""",
           answer.messageId(), sessionId, e.turnId(), run.text(), run.provider(), run.model(), time(e.at()),
-          sessionId, e.turnId(), ++index, run.runId(), citations);
+          sessionId, e.turnId(), ++index, run.runId(), citations, intent, confidence, chunks);
     }
-    agentColumns(e.turnId(), e.outcome());
-    turnEnded(e.outcome(), e.at());
+    if (intent != null) {
+      execute("UPDATE messages SET intent_type = ? WHERE session_id = ? AND turn_id = ? AND role = 'user'",
+          intent, sessionId, e.turnId());
+    }
+    turnEnded(outcome, e.at());
   }
 
   private static String citationsJson(TurnOutcome outcome) {
@@ -180,26 +193,11 @@ final class ReadModelUpdates {
     return citations.toString();
   }
 
-  /**
-   * Seed 004's columns: the intent on the turn's messages; the confidence and the chunks on its
-   * answers, null when the turn did not retrieve (conversational and out-of-scope turns, seed §8.2).
-   */
-  private void agentColumns(String turnId, TurnOutcome outcome) throws SQLException {
-    AgentTrace agent = outcome.agent();
-    if (agent != null && agent.intent() != null) {
-      execute("UPDATE messages SET intent_type = ? WHERE session_id = ? AND turn_id = ?",
-          agent.intent().wireName(), sessionId, turnId);
-    }
-    boolean retrieved = agent == null ? !outcome.frames().isEmpty() : agent.intent() == Intent.DOMAIN_QUERY;
-    if (retrieved) {
-      ArrayNode chunks = JSON.createArrayNode();
-      outcome.citations().forEach(citation -> chunks.addObject()
-          .put("document_id", citation.documentId()).put("chunk_index", citation.chunkIndex()));
-      execute("""
-          UPDATE messages SET confidence_score = ?, source_chunks = CAST(? AS JSONB)
-          WHERE session_id = ? AND turn_id = ? AND role = 'assistant'""",
-          outcome.confidence(), chunks.toString(), sessionId, turnId);
-    }
+  private static String sourceChunksJson(TurnOutcome outcome) {
+    ArrayNode chunks = JSON.createArrayNode();
+    outcome.citations().forEach(citation -> chunks.addObject()
+        .put("document_id", citation.documentId()).put("chunk_index", citation.chunkIndex()));
+    return chunks.toString();
   }
 
   private void turnEnded(TurnOutcome outcome, Instant at) throws SQLException {
@@ -324,11 +322,28 @@ final class ReadModelUpdates {
   }
 
   private void execute(String sql, Object... parameters) throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+    try (PreparedStatement statement = prepared(sql, parameters)) {
+      statement.executeUpdate();
+    }
+  }
+
+  /** The first column of the first row {@code sql} returns, or null when it returns none. */
+  private Object firstValue(String sql, Object... parameters) throws SQLException {
+    try (PreparedStatement statement = prepared(sql, parameters); ResultSet row = statement.executeQuery()) {
+      return row.next() ? row.getObject(1) : null;
+    }
+  }
+
+  private PreparedStatement prepared(String sql, Object... parameters) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    try {
       for (int i = 0; i < parameters.length; i++) {
         statement.setObject(i + 1, parameters[i] instanceof String text ? storable(text) : parameters[i]);
       }
-      statement.executeUpdate();
+      return statement;
+    } catch (SQLException e) {
+      statement.close();
+      throw e;
     }
   }
 
