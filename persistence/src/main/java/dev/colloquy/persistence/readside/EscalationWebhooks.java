@@ -48,7 +48,7 @@ final class EscalationWebhooks {
     ArrayNode transcript = body.putArray("transcript");
     String lastUserMessage = null;
     try (PreparedStatement query = connection.prepareStatement(
-        "SELECT role, content, created_at FROM messages WHERE session_id = ? ORDER BY created_at, role DESC")) {
+        "SELECT role, content, created_at FROM messages WHERE session_id = ? ORDER BY turn_ordinal, answer_index")) {
       query.setString(1, sessionId);
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {

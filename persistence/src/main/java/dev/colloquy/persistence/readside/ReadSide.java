@@ -42,7 +42,8 @@ public final class ReadSide {
 
   /**
    * The migrations that create the read side, run again by a rebuild: their statements are all
-   * {@code IF NOT EXISTS}, so on a rebuild they create the dropped tables and leave the others. A
+   * {@code IF NOT EXISTS} (or {@code IF EXISTS}), so on a rebuild they create the dropped tables and
+   * leave the others. A
    * later migration that changes a read table joins this list. (V3's header still names a separate
    * tables script, since removed: an applied migration's text cannot change.)
    */
@@ -52,7 +53,7 @@ public final class ReadSide {
           "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql",
           "db/migration/V88__message_positions.sql", "db/migration/V90__session_stretches.sql",
           "db/migration/V91__read_side_lookups.sql",
-          "db/migration/V92__tenant_monthly_tokens.sql");
+          "db/migration/V92__tenant_monthly_tokens.sql", "db/migration/V94__messages_without_time_index.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";

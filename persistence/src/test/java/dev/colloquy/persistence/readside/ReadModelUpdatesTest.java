@@ -229,6 +229,23 @@ class ReadModelUpdatesTest {
   }
 
   @Test
+  void theEscalationsTranscriptFollowsTheSessionsTurnsWhateverTheNodesClocksSaid() throws Exception {
+    // The second turn ran on a node whose clock was behind: its question is stamped before the first answers.
+    ChatSession.TurnAccepted second = new ChatSession.TurnAccepted("t-12", null, "trace-t-12", "m-2",
+        "And for sale items?", List.of(new RunSpec("r-main", "openai-compatible", "gpt-main")), ENDED.minusSeconds(2));
+    apply(opened(), accepted("t-11", "m-1"), new ChatSession.TurnCompleted("t-11", "a-1", twoRuns(), ENDED), second,
+        new ChatSession.TurnCompleted("t-12", "a-2", outcome(run("r-main", "openai-compatible", "gpt-main",
+            RunOutcome.Status.COMPLETED, "Fourteen days.", MAIN_USAGE)), ENDED.plusSeconds(1)),
+        new ChatSession.SessionEscalated("t-12", EscalationReason.USER_REQUESTED, ENDED.plusSeconds(2)));
+
+    JsonNode body = JSON.readTree((String) row(
+        "SELECT payload FROM webhook_outbox WHERE session_id = ? AND webhook_id = 'esc_s-1_t-12'").get("payload"));
+    assertThat(body.path("transcript").findValuesAsText("content")).containsExactly(
+        "What is the refund window?", "Thirty days.", "30 days.", "And for sale items?", "Fourteen days.");
+    assertThat(body.path("last_user_message").asText()).isEqualTo("And for sale items?");
+  }
+
+  @Test
   void theAgentsOwnModelCallsCountInTheSessionsUsageBesideItsRuns() throws SQLException {
     TurnOutcome routedAndAnswered = new TurnOutcome(List.of(run("r-main", "openai-compatible", "gpt-main",
         RunOutcome.Status.COMPLETED, "Thirty days.", MAIN_USAGE)), List.of(), 0.8, List.of(), List.of(), 3000,

@@ -26,7 +26,7 @@ class ReadSideSchemaTest {
         && (line.startsWith("CREATE") || line.startsWith("ALTER") || line.startsWith("INSERT") || line.startsWith("DROP"))))
         .allSatisfy(statement -> assertThat(statement)
             .matches("(CREATE (TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS|ALTER TABLE \\w+ ADD COLUMN IF NOT EXISTS"
-                + "|ALTER TABLE \\w+ DROP CONSTRAINT IF EXISTS) .*"));
+                + "|ALTER TABLE \\w+ DROP CONSTRAINT IF EXISTS|DROP INDEX IF EXISTS) .*"));
   }
 
   @Test
