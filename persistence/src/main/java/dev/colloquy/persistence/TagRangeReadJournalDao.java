@@ -50,6 +50,10 @@ public class TagRangeReadJournalDao extends DefaultReadJournalDao {
       ORDER BY t.event_id
       LIMIT ?""";
 
+  /** Like the plugin's query, this leaves the envelopes' tags empty: nothing reads them. */
+  private static final scala.collection.immutable.Set<String> NO_TAGS =
+      scala.collection.immutable.Set$.MODULE$.<String>empty();
+
   private final Serialization serialization;
 
   public TagRangeReadJournalDao(JdbcBackend.JdbcDatabaseDef db, JdbcProfile profile, ReadJournalConfig config,
@@ -73,10 +77,8 @@ public class TagRangeReadJournalDao extends DefaultReadJournalDao {
 
   private Try<Tuple3<PersistentRepr, scala.collection.immutable.Set<String>, Object>> deserialized(
       JournalPekkoSerializationRow row) {
-    // Like the plugin's query, this leaves the envelope's tags empty: nothing reads them.
-    scala.collection.immutable.Set<String> noTags = scala.collection.immutable.Set$.MODULE$.<String>empty();
     return PekkoSerialization.fromRow(serialization, row)
-        .map(read -> new Tuple3<>(read._1(), noTags, read._2()));
+        .map(read -> new Tuple3<>(read._1(), NO_TAGS, read._2()));
   }
 
   private static List<JournalPekkoSerializationRow> rows(Connection connection, String tag, long offset,

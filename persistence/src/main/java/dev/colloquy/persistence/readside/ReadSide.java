@@ -43,8 +43,7 @@ public final class ReadSide {
   /**
    * The migrations that create the read side, run again by a rebuild: their statements are all
    * {@code IF NOT EXISTS} (or {@code IF EXISTS}), so on a rebuild they create the dropped tables and
-   * leave the others. A
-   * later migration that changes a read table joins this list. (V3's header still names a separate
+   * leave the others. A later migration that changes a read table joins this list. (V3's header still names a separate
    * tables script, since removed: an applied migration's text cannot change.)
    */
   static final List<String> READ_SIDE_MIGRATIONS =

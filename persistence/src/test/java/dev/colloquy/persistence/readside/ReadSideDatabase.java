@@ -1,13 +1,10 @@
 package dev.colloquy.persistence.readside;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.colloquy.persistence.QueryPlans;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Arrays;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -28,33 +25,9 @@ final class ReadSideDatabase implements BeforeAllCallback, BeforeEachCallback, A
     return postgres.getPostgresDatabase();
   }
 
-  /**
-   * The plan PostgreSQL ran {@code sql} with, with its actual row counts ({@code EXPLAIN (ANALYZE, FORMAT
-   * JSON)}); whatever the statement changed is rolled back. Its {@code ?} parameters, if any, are bound
-   * to {@code values} as the code binds them: the statement is prepared and executed with them.
-   */
+  /** The plan PostgreSQL ran {@code sql} with, bound to {@code values}: see {@link QueryPlans#explain}. */
   JsonNode plan(String sql, String... values) throws Exception {
-    StringBuilder numbered = new StringBuilder();
-    int n = 0;
-    for (char c : sql.toCharArray()) {
-      numbered.append(c == '?' ? "$" + ++n : String.valueOf(c));
-    }
-    String arguments = Arrays.stream(values).map(value -> "'" + value.replace("'", "''") + "'")
-        .collect(Collectors.joining(", "));
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      connection.setAutoCommit(false);
-      String explained = n == 0 ? sql : "EXECUTE planned(" + arguments + ")";
-      if (n > 0) {
-        statement.execute("PREPARE planned AS " + numbered);
-      }
-      try (ResultSet result = statement.executeQuery("EXPLAIN (ANALYZE, FORMAT JSON) " + explained)) {
-        result.next();
-        return new ObjectMapper().readTree(result.getString(1));
-      } finally {
-        connection.rollback();
-        statement.execute("DEALLOCATE ALL");
-      }
-    }
+    return QueryPlans.explain(dataSource(), sql, values);
   }
 
   @Override
