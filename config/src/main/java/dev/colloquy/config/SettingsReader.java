@@ -20,6 +20,7 @@ final class SettingsReader {
           Map.entry("colloquy.http.host", "COLLOQUY_HTTP_HOST"),
           Map.entry("colloquy.http.port", "COLLOQUY_HTTP_PORT"),
           Map.entry("colloquy.storage.data-dir", "COLLOQUY_DATA_DIR"),
+          Map.entry("colloquy.storage.embedded-binaries-dir", "COLLOQUY_EMBEDDED_BINARIES_DIR"),
           Map.entry("colloquy.storage.db.url", "COLLOQUY_DB_URL"),
           Map.entry("colloquy.storage.db.user", "COLLOQUY_DB_USER"),
           Map.entry("colloquy.storage.db.password", "COLLOQUY_DB_PASSWORD"),

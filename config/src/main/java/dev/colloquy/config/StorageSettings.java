@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /**
  * Where data lives. Without an external database the engine runs an embedded PostgreSQL whose files
- * are under {@code dataDir}.
+ * are under {@code dataDir}; its programs are unpacked once into {@code embeddedBinariesDir}, or, when
+ * none is set, into the user's cache directory (see the persistence module's {@code EmbeddedBinaries}).
  */
-public record StorageSettings(Path dataDir, Optional<DatabaseSettings> externalDb) {
+public record StorageSettings(Path dataDir, Optional<DatabaseSettings> externalDb, Optional<Path> embeddedBinariesDir) {
 
   static StorageSettings create(SettingsReader reader) {
     Path dataDir = Path.of(reader.string("colloquy.storage.data-dir")).toAbsolutePath().normalize();
@@ -20,6 +21,8 @@ public record StorageSettings(Path dataDir, Optional<DatabaseSettings> externalD
                         url,
                         reader.string("colloquy.storage.db.user"),
                         reader.string("colloquy.storage.db.password")));
-    return new StorageSettings(dataDir, externalDb);
+    Optional<Path> embeddedBinariesDir =
+        reader.optionalString("colloquy.storage.embedded-binaries-dir").map(dir -> Path.of(dir).toAbsolutePath().normalize());
+    return new StorageSettings(dataDir, externalDb, embeddedBinariesDir);
   }
 }

@@ -53,7 +53,7 @@ public final class Database implements AutoCloseable {
   /** Opens the configured database (starting the embedded one when none is configured) and migrates it. */
   public static Database open(StorageSettings storage) {
     return migrated(storage.externalDb().map(Database::external)
-        .orElseGet(() -> embedded(EmbeddedPlan.prepare(storage.dataDir()))));
+        .orElseGet(() -> embedded(EmbeddedPlan.prepare(storage.dataDir(), storage.embeddedBinariesDir()))));
   }
 
   /**
@@ -67,7 +67,7 @@ public final class Database implements AutoCloseable {
       DatabaseSettings settings = storage.externalDb().get();
       return DatabaseStart.begin(settings, () -> migrated(external(settings)));
     }
-    EmbeddedPlan plan = EmbeddedPlan.prepare(storage.dataDir());
+    EmbeddedPlan plan = EmbeddedPlan.prepare(storage.dataDir(), storage.embeddedBinariesDir());
     return DatabaseStart.begin(plan.connection(), () -> migrated(embedded(plan)));
   }
 
@@ -108,7 +108,7 @@ public final class Database implements AutoCloseable {
           EmbeddedPostgres.builder()
               .setDataDirectory(plan.pgData())
               .setCleanDataDirectory(false)
-              .setOverrideWorkingDirectory(plan.pgData().resolveSibling("postgres-runtime").toFile())
+              .setOverrideWorkingDirectory(plan.binaries().toFile())
               // Chosen beforehand (EmbeddedPlan) so the journal's settings are known before it listens.
               .setPort(plan.port())
               // The library starts PostgreSQL as a throwaway test database: no fsync, and commits

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,12 +14,15 @@ import org.slf4j.LoggerFactory;
  * locked for this process, its password, and the port it will listen on. The journal's settings (URL,
  * user, password) follow from it, so a node can configure its actor system while PostgreSQL starts.
  */
-record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authentication, int port) {
+record EmbeddedPlan(Path pgData, Path binaries, DataDirLock lock, EmbeddedAuthentication authentication, int port) {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedPlan.class);
 
-  /** Locks {@code dataDir} (or throws {@link DataDirInUseException}) and prepares its PostgreSQL's files. */
-  static EmbeddedPlan prepare(Path dataDir) {
+  /**
+   * Locks {@code dataDir} (or throws {@link DataDirInUseException}) and prepares its PostgreSQL's files;
+   * the server's programs are unpacked in {@code binariesDir} or where {@link EmbeddedBinaries} says.
+   */
+  static EmbeddedPlan prepare(Path dataDir, Optional<Path> binariesDir) {
     DataDirLock lock = DataDirLock.acquire(dataDir);
     try {
       Path pgData = dataDir.resolve("postgres");
@@ -29,7 +33,8 @@ record EmbeddedPlan(Path pgData, DataDirLock lock, EmbeddedAuthentication authen
         log.warn("The embedded PostgreSQL in {} trusts local connections (made by an earlier version); "
             + "setting its password and requiring it from now on", pgData);
       }
-      return new EmbeddedPlan(pgData, lock, authentication, PlannedPort.forEmbeddedDatabase());
+      Path binaries = EmbeddedBinaries.directory(dataDir, binariesDir, System.getenv(), System.getProperty("user.home"));
+      return new EmbeddedPlan(pgData, binaries, lock, authentication, PlannedPort.forEmbeddedDatabase());
     } catch (IOException e) {
       lock.close();
       throw new UncheckedIOException("Cannot start the embedded PostgreSQL under " + dataDir, e);

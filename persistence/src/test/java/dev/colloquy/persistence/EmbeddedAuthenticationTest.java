@@ -35,7 +35,7 @@ class EmbeddedAuthenticationTest {
 
   @Test
   void aNewDataDirectoryGetsAPasswordThatEveryConnectionNeeds() throws Exception {
-    try (Database database = Database.open(new StorageSettings(dataDir, Optional.empty()))) {
+    try (Database database = Database.open(new StorageSettings(dataDir, Optional.empty(), Optional.empty()))) {
       Path passwordFile = dataDir.resolve(EmbeddedAuthentication.PASSWORD_FILE);
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile))).isEqualTo("rw-------");
       String password = Files.readString(passwordFile, StandardCharsets.UTF_8).strip();
@@ -58,7 +58,7 @@ class EmbeddedAuthenticationTest {
 
   @Test
   void theSamePasswordOpensTheDatabaseAgainAfterARestart() {
-    StorageSettings storage = new StorageSettings(dataDir, Optional.empty());
+    StorageSettings storage = new StorageSettings(dataDir, Optional.empty(), Optional.empty());
     String first;
     try (Database database = Database.open(storage)) {
       first = database.connection().password();
@@ -80,7 +80,7 @@ class EmbeddedAuthenticationTest {
     }
     assertThat(Files.exists(dataDir.resolve(EmbeddedAuthentication.PASSWORD_FILE))).isFalse();
 
-    try (Database database = Database.open(new StorageSettings(dataDir, Optional.empty()));
+    try (Database database = Database.open(new StorageSettings(dataDir, Optional.empty(), Optional.empty()));
         Connection connection = database.dataSource().getConnection();
         Statement statement = connection.createStatement();
         ResultSet kept = statement.executeQuery("SELECT note FROM earlier.kept")) {
