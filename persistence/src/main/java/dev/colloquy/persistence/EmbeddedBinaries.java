@@ -58,7 +58,8 @@ final class EmbeddedBinaries {
       return ownCopy;
     }
     Path cache = userCache(env, userHome);
-    Optional<String> unsafe = prepare(cache);
+    // The JDK reports "?" as the home of a user it cannot look up: no cache relative to the working directory.
+    Optional<String> unsafe = cache.isAbsolute() ? prepare(cache) : Optional.of("the user has no home directory");
     if (unsafe.isPresent()) {
       log.warn("Unpacking the embedded PostgreSQL's programs in the data directory, not in {}: {}", cache, unsafe.get());
       return ownCopy;

@@ -58,6 +58,15 @@ class EmbeddedBinariesTest {
   }
 
   @Test
+  void aUserWithoutAHomeDirectoryGetsTheDataDirectorysOwnCopy() {
+    Path dataDir = tmp.resolve("data");
+
+    assertThat(EmbeddedBinaries.directory(dataDir, Optional.empty(), Map.of(), "?"))
+        .isEqualTo(dataDir.resolve(EmbeddedBinaries.OWN_COPY));
+    assertThat(Path.of("?")).doesNotExist();
+  }
+
+  @Test
   void aCacheOthersMayWriteToIsPassedOverForTheDataDirectorysOwnCopy() throws IOException {
     Path cache = Files.createDirectories(tmp.resolve("cache").resolve("colloquy"));
     Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
