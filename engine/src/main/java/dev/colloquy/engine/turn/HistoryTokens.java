@@ -7,7 +7,8 @@ import java.util.List;
  * The tokens of each message of a turn's history, counted the first time the turn asks and kept for the
  * rest of it. A turn fits its history into the prompt two or three times (whether it needs a summary,
  * how much the summary takes, then the prompt itself), and with a full history window counting it was
- * about 4 % of a node's CPU at 100 streams (bench/RESULTS.md). Used by one turn's supervisor at a time.
+ * about 4 % of a node's CPU at 100 streams (bench/RESULTS.md); across turns {@link PromptTokenCounts} keeps
+ * them. Used by one turn's supervisor at a time.
  */
 final class HistoryTokens {
 

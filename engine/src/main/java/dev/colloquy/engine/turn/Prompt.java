@@ -4,11 +4,9 @@ import dev.colloquy.engine.agent.MemoryRecall;
 import dev.colloquy.engine.domain.RollingSummary;
 import dev.colloquy.engine.knowledge.Passage;
 import dev.colloquy.engine.model.ChatMessage;
-import dev.colloquy.engine.model.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Builds the messages a model run receives, keeping three kinds of text apart:
@@ -72,7 +70,7 @@ final class Prompt {
     List<ChatMessage> context = data.isEmpty() ? List.of() : List.of(ChatMessage.user(data.render()));
     ChatMessage question = ChatMessage.user(plan.message());
     Optional<ChatMessage> story = StoryStateMessage.of(plan.narrativeState());
-    long budget = contextTokens - (long) maxTokens - systemTokens(system) - tokens(question)
+    long budget = contextTokens - (long) maxTokens - tokens(system) - tokens(question)
         - context.stream().mapToLong(Prompt::tokens).sum() - story.map(Prompt::tokens).orElse(0L);
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(system);
@@ -90,7 +88,7 @@ final class Prompt {
   static long historyBudget(TurnPlan plan, String tenantInstructions, MemoryRecall.Recalled user,
       List<Passage> passages, int maxTokens, int contextTokens) {
     UntrustedData data = new UntrustedData().sessionPersona(plan.persona()).aboutUser(user).passages(passages);
-    return contextTokens - (long) maxTokens - systemTokens(ChatMessage.system(system(tenantInstructions)))
+    return contextTokens - (long) maxTokens - tokens(ChatMessage.system(system(tenantInstructions)))
         - (data.isEmpty() ? 0 : tokens(ChatMessage.user(data.render())))
         - tokens(ChatMessage.user(plan.message()))
         - StoryStateMessage.of(plan.narrativeState()).map(Prompt::tokens).orElse(0L);
@@ -127,23 +125,7 @@ final class Prompt {
   }
 
   static long tokens(ChatMessage message) {
-    return TokenCounter.count(message.content()) + MESSAGE_OVERHEAD_TOKENS;
-  }
-
-  /** The system message's last text and its tokens: it is the same for every turn of a tenant, and counted twice a turn. */
-  private record CountedSystem(String text, long tokens) {}
-
-  private static final AtomicReference<CountedSystem> LAST_SYSTEM = new AtomicReference<>(new CountedSystem("", 0));
-
-  /** {@link #tokens} of the system message, counted once while its text stays the same. */
-  static long systemTokens(ChatMessage system) {
-    CountedSystem last = LAST_SYSTEM.get();
-    if (last.text().equals(system.content())) {
-      return last.tokens();
-    }
-    long tokens = tokens(system);
-    LAST_SYSTEM.set(new CountedSystem(system.content(), tokens));
-    return tokens;
+    return PromptTokenCounts.of(message.content()) + MESSAGE_OVERHEAD_TOKENS;
   }
 
   /** The same for every turn of a tenant, whatever its documents say or its clients send. */

@@ -158,14 +158,19 @@ class PromptTest {
   }
 
   @Test
-  void theSystemMessageIsCountedAsItsTextWhateverTenantCameBefore() {
+  void everyTextIsCountedAsItsOwnWhateverWasCountedBefore() {
     ChatMessage plain = ChatMessage.system(Prompt.system(null));
     ChatMessage instructed = ChatMessage.system(Prompt.system("You are Ada, the support agent of " + LONG));
+    // Equal hash codes, different texts: a cache by hash alone would give one the other's count.
+    assertThat("AaAa".hashCode()).isEqualTo("BBBB".hashCode());
+    List<ChatMessage> texts = List.of(plain, instructed, ChatMessage.user("AaAa"), ChatMessage.user("BBBB"),
+        ChatMessage.user(new String("AaAa")), instructed, plain, ChatMessage.user("BBBB" + LONG));
 
-    for (ChatMessage system : List.of(plain, instructed, instructed, plain, instructed)) {
-      assertThat(Prompt.systemTokens(system)).as(system.content()).isEqualTo(Prompt.tokens(system));
+    for (ChatMessage message : texts) {
+      assertThat(Prompt.tokens(message)).as(message.content())
+          .isEqualTo(TokenCounter.count(message.content()) + Prompt.MESSAGE_OVERHEAD_TOKENS);
     }
-    assertThat(Prompt.systemTokens(instructed)).isGreaterThan(Prompt.systemTokens(plain) + 200);
+    assertThat(Prompt.tokens(instructed)).isGreaterThan(Prompt.tokens(plain) + 200);
   }
 
   @Test
