@@ -53,9 +53,17 @@ public record TurnOutcome(
     return new TurnOutcome(List.of(), List.of(), 0, List.of(), List.of(), 0);
   }
 
-  /** The answer of the turn: the first completed run, in run order. */
+  /**
+   * The answer of the turn: the first completed run, in run order. A loop, not a stream: a session asks
+   * it of every kept turn whenever it builds a turn's history.
+   */
   public String text() {
-    return runs.stream().filter(RunOutcome::completed).map(RunOutcome::text).findFirst().orElse("");
+    for (RunOutcome run : runs) {
+      if (run.completed()) {
+        return run.text();
+      }
+    }
+    return "";
   }
 
   /**

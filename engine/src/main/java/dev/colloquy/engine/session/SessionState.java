@@ -157,21 +157,45 @@ public record SessionState(
     return narrativeState == null ? emptyObject() : narrativeState;
   }
 
+  // The lookups below are loops, not streams: a session runs several of them over its kept turns (up to
+  // TURNS_KEPT) for every command of a turn, and a stream's set-up cost more than the search.
+
   public Optional<TurnRecord> turn(String turnId) {
-    return turns.stream().filter(turn -> turn.turnId().equals(turnId)).findFirst();
+    for (TurnRecord turn : turns) {
+      if (turn.turnId().equals(turnId)) {
+        return Optional.of(turn);
+      }
+    }
+    return Optional.empty();
   }
 
   public Optional<TurnRecord> turnByIdempotencyKey(String key) {
-    return turns.stream().filter(turn -> key.equals(turn.idempotencyKey())).findFirst();
+    for (TurnRecord turn : turns) {
+      if (key.equals(turn.idempotencyKey())) {
+        return Optional.of(turn);
+      }
+    }
+    return Optional.empty();
   }
 
   /** Pending turns in the order they were accepted; the first is the one that runs. */
   public List<TurnRecord> pendingTurns() {
-    return turns.stream().filter(TurnRecord::pending).toList();
+    List<TurnRecord> pending = new ArrayList<>();
+    for (TurnRecord turn : turns) {
+      if (turn.pending()) {
+        pending.add(turn);
+      }
+    }
+    return List.copyOf(pending);
   }
 
   public Optional<TurnRecord> runningTurn() {
-    return turns.stream().filter(TurnRecord::pending).findFirst();
+    for (TurnRecord turn : turns) {
+      if (turn.pending()) {
+        return Optional.of(turn);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -216,7 +240,12 @@ public record SessionState(
 
   /** The messages of the completed turns no longer kept: they sit between the context and the kept turns. */
   private int droppedMessages() {
-    int keptCompleted = (int) turns.stream().filter(turn -> turn.status() == TurnStatus.COMPLETED).count();
+    int keptCompleted = 0;
+    for (TurnRecord turn : turns) {
+      if (turn.status() == TurnStatus.COMPLETED) {
+        keptCompleted++;
+      }
+    }
     return 2 * Math.max(0, totals.completedTurns() - keptCompleted);
   }
 
@@ -528,7 +557,12 @@ public record SessionState(
 
   /** Every pending turn and the newest {@link #TURNS_KEPT} ended ones, in order. */
   private static List<TurnRecord> kept(List<TurnRecord> turns) {
-    long ended = turns.stream().filter(turn -> !turn.pending()).count();
+    long ended = 0;
+    for (TurnRecord turn : turns) {
+      if (!turn.pending()) {
+        ended++;
+      }
+    }
     if (ended <= TURNS_KEPT) {
       return List.copyOf(turns);
     }
