@@ -1,7 +1,7 @@
 package dev.colloquy.persistence;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -82,7 +82,7 @@ final class EmbeddedBinaries {
         Files.createDirectories(dir.getParent());
         try {
           Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } catch (java.nio.file.FileAlreadyExistsException raced) {
+        } catch (FileAlreadyExistsException raced) {
           // Another node created it at the same moment: checked below like any existing directory.
         }
       }
@@ -102,7 +102,7 @@ final class EmbeddedBinaries {
         return Optional.of("it is not writable");
       }
       return Optional.empty();
-    } catch (IOException | UncheckedIOException | UnsupportedOperationException | SecurityException e) {
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return Optional.of("it cannot be created or read (" + e.getMessage() + ")");
     }
   }

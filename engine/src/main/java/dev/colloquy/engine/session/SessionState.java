@@ -18,6 +18,7 @@ import dev.colloquy.engine.turn.EarlierHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -186,7 +187,7 @@ public record SessionState(
         pending.add(turn);
       }
     }
-    return List.copyOf(pending);
+    return Collections.unmodifiableList(pending);
   }
 
   public Optional<TurnRecord> runningTurn() {
