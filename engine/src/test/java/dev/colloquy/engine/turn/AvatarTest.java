@@ -133,6 +133,22 @@ class AvatarTest {
   }
 
   @Test
+  void aModelStillStreamingAtTheTotalTimeoutFailsTheRunKeepingItsTextAndHasItsCallCancelled() throws Exception {
+    // The run's own timer is the only limit on the whole call: the HTTP client sets none.
+    run(llm("colloquy.llm.first-token-timeout = 10s\ncolloquy.llm.total-timeout = 300ms"));
+    ScriptedModel.Call call = model.nextCall();
+    call.listener().onToken("still ");
+    call.listener().onToken("going");
+
+    RunOutcome outcome = supervisor.expectMessageClass(TurnSupervisor.RunEnded.class, WAIT).outcome();
+
+    assertThat(outcome.status()).isEqualTo(RunOutcome.Status.FAILED);
+    assertThat(outcome.errorCode()).isEqualTo(ModelException.TIMEOUT);
+    assertThat(outcome.text()).isEqualTo("still going");
+    assertThat(call.cancelled()).isTrue();
+  }
+
+  @Test
   void aCancelledRunReportsTheTextItHadProduced() throws Exception {
     ActorRef<Avatar.Command> avatar = run(llm(""));
     ScriptedModel.Call call = model.nextCall();
