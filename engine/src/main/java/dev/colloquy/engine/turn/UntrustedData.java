@@ -124,6 +124,9 @@ final class UntrustedData {
 
   /** Text kept as it reads, without the characters that could end or forge an element, or hide text. */
   static String text(String raw) {
+    if (plain(raw)) {
+      return raw.strip();
+    }
     String lines = LINE_BREAKS.matcher(raw).replaceAll("\n");
     return escape(INVISIBLE.matcher(lines).replaceAll("")).strip();
   }
@@ -136,6 +139,24 @@ final class UntrustedData {
       line = line.substring(0, end) + "…";
     }
     return escape(line).replace("\"", "&quot;");
+  }
+
+  /**
+   * Whether {@link #text} has nothing to change in {@code raw} but the white space at its ends. Most texts
+   * (a turn's rolling summary, passages) have nothing, and one look at each character costs far less
+   * than the regular expressions' passes, which a turn's prompt made over its whole summary each time.
+   */
+  private static boolean plain(String raw) {
+    for (int i = 0; i < raw.length(); ) {
+      int c = raw.codePointAt(i);
+      int type = Character.getType(c);
+      if (c == '&' || c == '<' || c == '>' || c == '\u2028' || c == '\u2029' || type == Character.FORMAT
+          || (type == Character.CONTROL && c != '\t' && c != '\n')) {
+        return false;
+      }
+      i += Character.charCount(c);
+    }
+    return true;
   }
 
   private static String escape(String value) {
