@@ -40,7 +40,6 @@ public final class HistorySummary {
       Optional<ChatModel> model, String modelName, AgentServices agent, ActorRef<Summarized> replyTo) {
     int covered = (previous == null ? 0 : previous.coveredMessages()) + messages.size();
     return Behaviors.setup(context -> {
-      context.setLoggerName(HistorySummary.class);
       if (model.isEmpty()) {
         replyTo.tell(new Summarized(new RollingSummary(extract(previous, messages, maxTokens), covered,
             RollingSummary.OFFLINE), null));

@@ -54,7 +54,6 @@ public final class MemoryExtraction {
   public static Behavior<Command> create(String tenantId, String userId, String sessionId, String message,
       String answer, Optional<ChatModel> model, String modelName, AgentServices agent, ActorRef<Noted> replyTo) {
     return Behaviors.setup(context -> {
-      context.setLoggerName(MemoryExtraction.class);
       context.pipeToSelf(facts(message, answer, model, modelName, agent), Extracted::new);
       return Behaviors.receive(Command.class)
           .onMessage(Extracted.class, extracted -> {

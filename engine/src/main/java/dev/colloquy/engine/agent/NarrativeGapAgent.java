@@ -52,7 +52,6 @@ public final class NarrativeGapAgent {
   public static Behavior<Command> create(String message, JsonNode narrativeState, List<Gap> ruleGaps,
       Optional<ChatModel> model, String modelName, AgentServices agent, ActorRef<Detected> replyTo) {
     return Behaviors.setup(context -> {
-      context.setLoggerName(NarrativeGapAgent.class);
       if (model.isEmpty()) {
         return report(new Detected(ruleGaps, AgentTrace.BY_RULE, null, null), replyTo);
       }

@@ -89,8 +89,6 @@ final class Avatar extends AbstractBehavior<Avatar.Command> {
       int maxSteps,
       ActorRef<TurnSupervisor.Command> supervisor) {
     super(context);
-    // Named here: without a name, the actor's first log call finds its class by walking the stack.
-    context.setLoggerName(Avatar.class);
     this.timers = timers;
     this.tokens = tokens;
     this.maxSteps = maxSteps;

@@ -33,7 +33,6 @@ final class ToolCallRun {
   static Behavior<Command> create(int index, ToolCall call, Optional<Tool> tool, ToolContext toolContext,
       Duration timeout, ActorRef<ToolRound.Command> round) {
     return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
-      context.setLoggerName(ToolCallRun.class);
       long startedNanos = System.nanoTime();
       if (tool.isEmpty()) {
         return report(context, round, index, startedNanos, false, ToolJson.error("unknown_tool",

@@ -31,7 +31,6 @@ final class ToolRound {
       ToolContext toolContext, Duration timeout, Transcript transcript, Map<String, String> logContext,
       ActorRef<TurnSupervisor.Command> supervisor, ActorRef<Avatar.Command> avatar) {
     return Behaviors.setup(context -> {
-      context.setLoggerName(ToolRound.class);
       context.getLog().info("Run {} calls tools {}", runId, calls.stream().map(ToolCall::name).toList());
       for (int i = 0; i < calls.size(); i++) {
         ToolCall call = calls.get(i);

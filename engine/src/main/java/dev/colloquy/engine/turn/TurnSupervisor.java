@@ -235,8 +235,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       CompletionStage<LanguageStep.Detected> detection,
       ActorRef<Report> session) {
     super(context);
-    // Named here: without a name, the actor's first log call finds its class by walking the stack.
-    context.setLoggerName(TurnSupervisor.class);
     this.timers = timers;
     this.plan = plan;
     this.historyTokens = new HistoryTokens(plan.history());

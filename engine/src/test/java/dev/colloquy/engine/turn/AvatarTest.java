@@ -134,7 +134,7 @@ class AvatarTest {
 
   @Test
   void aModelStillStreamingAtTheTotalTimeoutFailsTheRunKeepingItsTextAndHasItsCallCancelled() throws Exception {
-    // The run's own timer is the only limit on the whole call: the HTTP client sets none.
+    // The run's own timer ends it: the HTTP client's limit on the whole call is only a backstop, 5 s later.
     run(llm("colloquy.llm.first-token-timeout = 10s\ncolloquy.llm.total-timeout = 300ms"));
     ScriptedModel.Call call = model.nextCall();
     call.listener().onToken("still ");

@@ -10,7 +10,9 @@ import com.openai.errors.OpenAIIoException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -22,12 +24,9 @@ import okhttp3.Response;
  * openai-java's HTTP client interface over one shared OkHttp client, beneath openai-java's retrying
  * client. openai-java's own OkHttp adapter builds a new {@code OkHttpClient} for every call to apply
  * that call's timeouts; here the connect, read and write timeouts are the transport's own (set once from
- * the provider's settings, as every call asks for the same). The whole call has no limit of its own: each
- * caller cancels its call on its own deadline (a run's total timeout, an agent step's timeout), and a
- * limit here as well cost each call two passes through Okio's timeout queue, under its lock (2-3 % of a
- * busy node's CPU, bench/RESULTS.md). Like openai-java's adapter it blocks the calling thread, so
- * interrupting that thread (a cancel) closes the call's socket, and it reports a failed exchange as
- * {@link OpenAIIoException}.
+ * the provider's settings, as every call asks for the same) and the whole call's limit is set on the
+ * call. Like openai-java's adapter it blocks the calling thread, so interrupting that thread (a cancel)
+ * closes the call's socket, and it reports a failed exchange as {@link OpenAIIoException}.
  */
 final class OkHttpTransport implements HttpClient {
 
@@ -40,6 +39,10 @@ final class OkHttpTransport implements HttpClient {
   @Override
   public HttpResponse execute(HttpRequest request, RequestOptions options) {
     Call call = http.newCall(okHttpRequest(request));
+    Duration limit = options.getTimeout() == null ? null : options.getTimeout().request();
+    if (limit != null) {
+      call.timeout().timeout(limit.toMillis(), TimeUnit.MILLISECONDS);
+    }
     try {
       return new Answer(call.execute());
     } catch (IOException e) {

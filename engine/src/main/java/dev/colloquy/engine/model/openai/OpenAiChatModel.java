@@ -21,6 +21,7 @@ import dev.colloquy.engine.observe.TurnLogContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +84,7 @@ public final class OpenAiChatModel implements ChatModel {
     Timeout timeout = Timeout.builder()
         .connect(settings.connectTimeout())
         .read(settings.firstTokenTimeout())
+        .request(settings.totalTimeout().plus(Duration.ofSeconds(5)))
         .build();
     this.options =
         ClientOptions.builder()
@@ -313,7 +315,7 @@ public final class OpenAiChatModel implements ChatModel {
     return new ModelException(ModelException.STREAM_BROKEN, "The model stream failed: " + e.getClass().getSimpleName(), e);
   }
 
-  /** The HTTP client's own read timeout (the first-token timeout, between any two reads of the stream). */
+  /** The HTTP client's own read or call timeout (set from the same settings as the run's timers). */
   private static boolean timedOut(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof java.net.SocketTimeoutException
