@@ -39,7 +39,8 @@ public final class GuardedHttp {
 
   private final EgressGuard guard;
   private final Executor blocking;
-  private volatile HttpClient client;
+  private final LazyHttpClient client =
+      new LazyHttpClient(() -> HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build());
 
   public GuardedHttp(EgressGuard guard, Executor blocking) {
     this.guard = guard;
@@ -72,7 +73,7 @@ public final class GuardedHttp {
         .header("User-Agent", "Colloquy-Tools")
         .POST(HttpRequest.BodyPublishers.ofString(json));
     headers.forEach(request::header);
-    return client().sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
+    return client.get().sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
         .thenApplyAsync(response -> new Answer(response.statusCode(), read(response.body(), maxBytes)), blocking);
   }
 
@@ -86,18 +87,5 @@ public final class GuardedHttp {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private HttpClient client() {
-    HttpClient current = client;
-    if (current == null) {
-      synchronized (this) {
-        if (client == null) {
-          client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-        }
-        current = client;
-      }
-    }
-    return current;
   }
 }

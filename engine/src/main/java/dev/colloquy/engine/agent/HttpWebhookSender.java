@@ -15,14 +15,15 @@ import java.util.concurrent.CompletionStage;
  */
 public final class HttpWebhookSender implements WebhookSender {
 
-  private final HttpClient client;
   private final EgressGuard guard;
   private final Duration timeout;
+  private final LazyHttpClient client;
 
   public HttpWebhookSender(EgressGuard guard, Duration timeout) {
     this.guard = guard;
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    this.client = new LazyHttpClient(
+        () -> HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build());
   }
 
   @Override
@@ -41,7 +42,7 @@ public final class HttpWebhookSender implements WebhookSender {
         .header("webhook-signature", signature)
         .POST(HttpRequest.BodyPublishers.ofString(body))
         .build();
-    return client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenApply(response -> {
+    return client.get().sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenApply(response -> {
       if (response.statusCode() / 100 != 2) {
         throw new CompletionException(new IllegalStateException("the receiver answered HTTP " + response.statusCode()));
       }
