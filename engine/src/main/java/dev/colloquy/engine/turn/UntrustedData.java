@@ -124,9 +124,11 @@ final class UntrustedData {
 
   /** Text kept as it reads, without the characters that could end or forge an element, or hide text. */
   static String text(String raw) {
-    if (plain(raw)) {
-      return raw.strip();
-    }
+    return plain(raw) ? raw.strip() : cleaned(raw);
+  }
+
+  /** {@link #text} by the regular expressions' passes, whatever {@code raw} holds. */
+  static String cleaned(String raw) {
     String lines = LINE_BREAKS.matcher(raw).replaceAll("\n");
     return escape(INVISIBLE.matcher(lines).replaceAll("")).strip();
   }
@@ -142,9 +144,11 @@ final class UntrustedData {
   }
 
   /**
-   * Whether {@link #text} has nothing to change in {@code raw} but the white space at its ends. Most texts
+   * Whether {@link #cleaned} has nothing to change in {@code raw} but the white space at its ends. Most texts
    * (a turn's rolling summary, passages) have nothing, and one look at each character costs far less
    * than the regular expressions' passes, which a turn's prompt made over its whole summary each time.
+   * It names again what {@link #INVISIBLE}, {@link #LINE_BREAKS} and {@link #escape} change, so
+   * UntrustedDataTest checks the two agree on every code point.
    */
   private static boolean plain(String raw) {
     for (int i = 0; i < raw.length(); ) {

@@ -23,4 +23,18 @@ class UntrustedDataTest {
         .isEqualTo("abcdefg");
     assertThat(UntrustedData.text("plain until the end\u202e")).isEqualTo("plain until the end");
   }
+
+  @Test
+  void theShortCutForPlainTextAgreesWithTheFullCleaningOnEveryCodePoint() {
+    for (int codePoint = 0; codePoint <= Character.MAX_CODE_POINT; codePoint++) {
+      if (Character.isSurrogate((char) codePoint) && codePoint <= Character.MAX_VALUE) {
+        continue; // a lone surrogate is not a code point a text holds
+      }
+      String text = "a" + Character.toString(codePoint) + "b";
+      if (!UntrustedData.text(text).equals(UntrustedData.cleaned(text))) {
+        throw new AssertionError("U+" + Integer.toHexString(codePoint) + ": " + UntrustedData.text(text)
+            + " against " + UntrustedData.cleaned(text));
+      }
+    }
+  }
 }
