@@ -77,7 +77,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.server.Directives;
 import org.slf4j.Logger;
@@ -213,14 +212,14 @@ public final class Colloquy implements AutoCloseable {
           new Cors(settings.cors(), tenantConfigs),
           new RateLimits(system, tenantConfigs, new JdbcTenantUsage(database.dataSource(), blocking),
               settings.http().askTimeout(), Clock.systemUTC()));
-      ServerBinding binding = Http.get(system)
-          .newServerAt(settings.http().host(), settings.http().port())
-          .bindFlow(connections.around(RequestHeadTimeout.around(new OpenStreams(streams)
-              .track(Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))).flow(system),
-              settings.http().requestHeadTimeout())))
+      ServerBinding binding = ApiListener.bind(system, settings.http().host(), settings.http().port(),
+              connections.around(RequestHeadTimeout.around(new OpenStreams(streams)
+                  .track(Directives.concat(webAssets(settings).route(), dialectErrors.route(routes::route))).flow(system),
+                  settings.http().requestHeadTimeout())),
+              connections, Duration.ofSeconds(10))
           .toCompletableFuture()
-          .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-      binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+          .get(STARTUP_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
+          .binding();
       // Ready for the management endpoint only from here: before, the API does not listen yet.
       NodeReadiness.get(system).register(operations.journal(), () -> !turns.draining());
       GracefulShutdown.register(system, turns, streams, connections, settings.shutdown());

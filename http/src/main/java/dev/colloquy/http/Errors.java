@@ -61,6 +61,15 @@ public final class Errors extends AllDirectives {
     return response;
   }
 
+  /**
+   * The answer to a request still waiting when its node has stopped waiting for it (503, with
+   * {@code Retry-After}): another node, or this one restarted, will take it.
+   */
+  public static HttpResponse nodeStopped() {
+    return response(ErrorCode.SHUTTING_DOWN, "This node stopped before it could answer; try again in a moment",
+        TraceIds.newTraceId());
+  }
+
   static HttpResponse response(ErrorCode code, String message, String traceId) {
     return response(StatusCodes.get(code.httpStatus()), code.name(), message, traceId);
   }

@@ -2,6 +2,8 @@ package dev.colloquy.http;
 
 import dev.colloquy.engine.InFlight;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
@@ -35,6 +37,8 @@ import org.apache.pekko.stream.stage.GraphStageLogic;
 public final class OpenConnections {
 
   private final InFlight connections = new InFlight();
+  /** How to cut each open connection (see {@link #cutAll()}). */
+  private final Map<Object, Runnable> cuts = new ConcurrentHashMap<>();
 
   /** {@code handler} with its connection counted here: what a server binds, once per connection. */
   public Flow<HttpRequest, HttpResponse, NotUsed> around(Flow<HttpRequest, HttpResponse, ?> handler) {
@@ -48,6 +52,18 @@ public final class OpenConnections {
    */
   public CompletionStage<Integer> closeAll(Duration timeout) {
     return connections.drain(Duration.ZERO, timeout).thenApply(asked -> connections.count());
+  }
+
+  /**
+   * Closes every open connection now: a request still waiting for the routes is answered 503 with
+   * {@code Retry-After} (see {@link Errors#nodeStopped()}), as by pekko-http's own termination past its
+   * deadline, and the connection closes once that is written. For a stopping node, after
+   * {@link #closeAll} gave the routes their time. Completes when none is open, or after {@code timeout}
+   * with how many still are.
+   */
+  public CompletionStage<Integer> cutAll(Duration timeout) {
+    cuts.values().forEach(Runnable::run);
+    return connections.whenNoneRunning(timeout).thenApply(none -> connections.count());
   }
 
   public int count() {
@@ -130,6 +146,8 @@ public final class OpenConnections {
         public void preStart() {
           AsyncCallback<Done> close = createAsyncCallback(done -> closeOnceAnswered());
           connections.started(this, () -> close.invoke(Done.getInstance()));
+          AsyncCallback<Done> cut = createAsyncCallback(done -> cut());
+          cuts.put(this, () -> cut.invoke(Done.getInstance()));
         }
 
         private void closeOnceAnswered() {
@@ -139,8 +157,22 @@ public final class OpenConnections {
           }
         }
 
+        /** The routes' answer no longer awaited: the request waiting gets the stopped node's 503. */
+        private void cut() {
+          closing = true;
+          if (isClosed(responsesOut)) {
+            return;
+          }
+          if (owed > 0 && isAvailable(responsesOut)) {
+            owed--;
+            push(responsesOut, Errors.nodeStopped());
+          }
+          complete(responsesOut);
+        }
+
         @Override
         public void postStop() {
+          cuts.remove(this);
           connections.ended(this);
         }
       };
