@@ -121,4 +121,22 @@ class TenantLimiterTest {
     now.addAndGet(Duration.ofMinutes(10).toMillis());
     assertThat(acquire(List.of(), "s2", 1)).isInstanceOf(TenantLimiter.Allowed.class);
   }
+
+  @Test
+  void slotsLapseInTheOrderTheyWereTakenAndOneTakenAgainHoldsAFullLeaseFromThen() {
+    acquire(List.of(), "s1", 2);
+    now.addAndGet(Duration.ofMinutes(5).toMillis());
+    acquire(List.of(), "s2", 2);
+    now.addAndGet(Duration.ofMinutes(1).toMillis());
+    assertThat(acquire(List.of(), "s1", 2)).as("s1 taken again").isInstanceOf(TenantLimiter.Allowed.class);
+
+    now.addAndGet(Duration.ofMinutes(4).toMillis());
+    assertThat(acquire(List.of(), "s3", 2)).as("s1's first lease has passed, its second holds")
+        .isInstanceOf(TenantLimiter.Refused.class);
+    now.addAndGet(Duration.ofMinutes(5).toMillis());
+    assertThat(acquire(List.of(), "s3", 2)).as("s2 has lapsed").isInstanceOf(TenantLimiter.Allowed.class);
+    assertThat(acquire(List.of(), "s4", 2)).as("s1 and s3 hold").isInstanceOf(TenantLimiter.Refused.class);
+    now.addAndGet(Duration.ofMinutes(1).toMillis());
+    assertThat(acquire(List.of(), "s4", 2)).as("s1 has lapsed").isInstanceOf(TenantLimiter.Allowed.class);
+  }
 }
