@@ -1,5 +1,6 @@
 package dev.colloquy.bench;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -133,10 +134,27 @@ final class TurnLoad {
 
   private static final Pattern CODE = Pattern.compile("\"code\":\"([A-Z_]+)\"");
 
-  /** A failure counted by kind: a failed turn's error code, else the exception's class. */
+  /**
+   * A failure counted by kind: a failed turn's error code, else the exception's class and whether it
+   * came before the response (the request may or may not have reached the server) or in its stream
+   * (an accepted turn's stream broke).
+   */
   private static String kind(Exception failure) {
     Matcher code = CODE.matcher(String.valueOf(failure.getMessage()));
-    return code.find() ? code.group(1) : failure.getClass().getSimpleName();
+    if (code.find()) {
+      return code.group(1);
+    }
+    if (failure instanceof NoResponse) {
+      return failure.getCause().getClass().getSimpleName() + " before a response";
+    }
+    return failure.getClass().getSimpleName() + (failure instanceof IOException ? " in the stream" : "");
+  }
+
+  /** A request that got no response: connecting, sending it or reading its head failed. */
+  private static final class NoResponse extends IOException {
+    NoResponse(IOException cause) {
+      super(cause.getClass().getSimpleName() + ": " + cause.getMessage() + " (before a response)", cause);
+    }
   }
 
   /** The failure and its first cause: OkHttp's "exhausted all routes" says nothing of why a connect failed. */
@@ -154,7 +172,11 @@ final class TurnLoad {
     Response response;
     for (int attempt = 1; ; attempt++) {
       sent = System.nanoTime();
-      response = client.newCall(target.request(stream, turn)).execute();
+      try {
+        response = client.newCall(target.request(stream, turn)).execute();
+      } catch (IOException noResponse) {
+        throw new NoResponse(noResponse);
+      }
       int status = response.code();
       if ((status != 503 && status != 429) || attempt == MOST_ATTEMPTS) {
         break;
