@@ -1,5 +1,6 @@
 package dev.colloquy.app;
 
+import dev.colloquy.http.OpenConnections;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -7,7 +8,6 @@ import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
-import dev.colloquy.http.OpenConnections;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.IncomingConnection;
 import org.apache.pekko.http.javadsl.ServerBinding;

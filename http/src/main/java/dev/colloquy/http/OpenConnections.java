@@ -3,8 +3,8 @@ package dev.colloquy.http;
 import dev.colloquy.engine.InFlight;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
@@ -37,7 +37,7 @@ import org.apache.pekko.stream.stage.GraphStageLogic;
 public final class OpenConnections {
 
   private final InFlight connections = new InFlight();
-  /** How to cut each open connection (see {@link #cutAll()}). */
+  /** How to cut each open connection (see {@link #cutAll(Duration)}). */
   private final Map<Object, Runnable> cuts = new ConcurrentHashMap<>();
 
   /** {@code handler} with its connection counted here: what a server binds, once per connection. */
