@@ -18,7 +18,12 @@ import javax.sql.DataSource;
  */
 public final class JdbcTenantUsage implements TenantUsage {
 
-  static final String OPEN_SESSIONS = "SELECT count(*) FROM sessions WHERE tenant_id = ? AND status = 'open'";
+  /**
+   * The running count the projection keeps (one row per projection slice), so the cost does not grow
+   * with the tenant's open sessions.
+   */
+  static final String OPEN_SESSIONS =
+      "SELECT coalesce(sum(open_sessions), 0) FROM tenant_open_sessions WHERE tenant_id = ?";
   static final String MONTHS_TOKENS =
       "SELECT coalesce(sum(tokens), 0) FROM tenant_monthly_tokens WHERE tenant_id = ? AND month = ?";
 

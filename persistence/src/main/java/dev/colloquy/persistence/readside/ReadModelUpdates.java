@@ -40,7 +40,54 @@ final class ReadModelUpdates {
     this.sessionId = sessionId;
   }
 
+  /**
+   * Applies {@code event} to the read tables. One that may open or end the session also moves its
+   * tenant's count of open sessions (see V95), by what it changed in the session's row: whether the row
+   * was open before and is after, so that applying it again moves nothing.
+   */
   void apply(ChatSession.Event event) throws SQLException {
+    if (!opensOrEnds(event)) {
+      applyToRows(event);
+      return;
+    }
+    SessionOpenness before = openness();
+    applyToRows(event);
+    countOpenSessions(before, openness());
+  }
+
+  /** The events that may change a session's status between open and not (every one that writes it). */
+  private static boolean opensOrEnds(ChatSession.Event event) {
+    return event instanceof ChatSession.SessionOpened || event instanceof ChatSession.SessionForked
+        || event instanceof ChatSession.SessionClosed || event instanceof ChatSession.SessionReopened
+        || event instanceof ChatSession.SessionDeleted || event instanceof ChatSession.SessionEscalated
+        || event instanceof ChatSession.SessionHandedBack;
+  }
+
+  /** Whose the session is and whether it is open, as its row says; null before it has one. */
+  private record SessionOpenness(String tenantId, boolean open) {}
+
+  private SessionOpenness openness() throws SQLException {
+    try (PreparedStatement query = prepared("SELECT tenant_id, status = 'open' FROM sessions WHERE session_id = ?",
+        sessionId); ResultSet row = query.executeQuery()) {
+      return row.next() ? new SessionOpenness(row.getString(1), row.getBoolean(2)) : null;
+    }
+  }
+
+  /** In the session's projection slice, so that the projection's instances never wait on each other. */
+  private void countOpenSessions(SessionOpenness before, SessionOpenness after) throws SQLException {
+    boolean wasOpen = before != null && before.open();
+    boolean isOpen = after != null && after.open();
+    if (wasOpen == isOpen) {
+      return;
+    }
+    execute("""
+        INSERT INTO tenant_open_sessions (tenant_id, slice, open_sessions) VALUES (?, ?, ?)
+        ON CONFLICT (tenant_id, slice) DO UPDATE SET
+          open_sessions = tenant_open_sessions.open_sessions + EXCLUDED.open_sessions""",
+        (after != null ? after : before).tenantId(), SessionTags.of(sessionId), isOpen ? 1 : -1);
+  }
+
+  private void applyToRows(ChatSession.Event event) throws SQLException {
     switch (event) {
       case ChatSession.SessionOpened e -> opened(e);
       case ChatSession.SessionRenamed e -> update("UPDATE sessions SET title = ? WHERE session_id = ?", e.title());

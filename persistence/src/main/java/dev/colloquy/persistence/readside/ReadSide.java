@@ -31,14 +31,15 @@ public final class ReadSide {
   public static final String PROJECTION_NAME = "sessions";
 
   static final List<String> TABLES =
-      List.of("sessions", "session_usage", "messages", "billing_events", "tenant_monthly_tokens");
+      List.of("sessions", "session_usage", "messages", "billing_events", "tenant_monthly_tokens",
+          "tenant_open_sessions");
   /**
    * What a rebuild drops and refills from the journal. Billing records are kept (and refilled only
    * where missing, since they are keyed): a deleted session's journal is purged, so its records could
    * not be derived again.
    */
   static final List<String> DERIVED_TABLES =
-      List.of("sessions", "session_usage", "messages", "tenant_monthly_tokens");
+      List.of("sessions", "session_usage", "messages", "tenant_monthly_tokens", "tenant_open_sessions");
 
   /**
    * The migrations that create the read side, run again by a rebuild: their statements are all
@@ -52,7 +53,8 @@ public final class ReadSide {
           "db/migration/V81__webhook_outbox.sql", "db/migration/V87__billing_every_escalation.sql",
           "db/migration/V88__message_positions.sql", "db/migration/V90__session_stretches.sql",
           "db/migration/V91__read_side_lookups.sql",
-          "db/migration/V92__tenant_monthly_tokens.sql", "db/migration/V94__messages_without_time_index.sql");
+          "db/migration/V92__tenant_monthly_tokens.sql", "db/migration/V94__messages_without_time_index.sql",
+          "db/migration/V95__tenant_open_sessions.sql");
 
   /** The persistence ids of session entities, as a LIKE pattern. */
   static final String SESSION_PERSISTENCE_IDS = ChatSession.ENTITY_KEY.name() + PersistenceId.DefaultSeparator() + "%";

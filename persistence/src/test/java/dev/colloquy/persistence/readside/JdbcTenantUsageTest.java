@@ -4,20 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.colloquy.engine.domain.EscalationReason;
 import dev.colloquy.engine.domain.RunOutcome;
 import dev.colloquy.engine.domain.RunSpec;
+import dev.colloquy.engine.domain.SessionSummary;
 import dev.colloquy.engine.domain.TurnOutcome;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.session.ChatSession;
 import dev.colloquy.engine.session.SessionTags;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,42 +55,84 @@ class JdbcTenantUsageTest {
 
   @Test
   void countsOnlyTheTenantsOpenSessions() throws Exception {
-    session("s-1", "acme", "open", "2026-11-02T10:00:00Z", 0);
-    session("s-2", "acme", "open", "2026-11-03T10:00:00Z", 0);
-    session("s-3", "acme", "closed", "2026-11-03T11:00:00Z", 0);
-    session("s-4", "acme", "deleted", "2026-11-03T12:00:00Z", 0);
-    session("s-5", "globex", "open", "2026-11-03T13:00:00Z", 0);
+    opened("s-1", "acme");
+    opened("s-2", "acme");
+    opened("s-3", "acme");
+    apply("s-3", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(60)));
+    opened("s-4", "acme");
+    apply("s-4", new ChatSession.SessionDeleted(T0.plusSeconds(60), SUMMARY));
+    opened("s-5", "globex");
 
     assertThat(usage.openSessions("acme").toCompletableFuture().get()).isEqualTo(2);
+    assertThat(usage.openSessions("globex").toCompletableFuture().get()).isEqualTo(1);
     assertThat(usage.openSessions("initech").toCompletableFuture().get()).isZero();
   }
 
   /**
-   * Every new session asks for its tenant's open sessions: the count reads the tenant's open ones, not
-   * every session the tenant ever had nor every tenant's open ones.
+   * The count follows the session's row through every change of its status, whichever projection slice
+   * the sessions are in, and an event applied twice moves it once.
    */
   @Test
-  void theOpenSessionCountReadsOnlyTheOpenSessions() throws Exception {
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("""
-          INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
-          SELECT 'closed-' || n, 'acme', 'closed', now(), now() FROM generate_series(1, 2000) n""");
-      statement.execute("""
-          INSERT INTO sessions (session_id, tenant_id, status, created_at, last_activity_at)
-          SELECT 'other-' || n, 'globex', 'open', now(), now() FROM generate_series(1, 2000) n""");
+  void theOpenSessionCountIsTheTenantsOpenRowsThroughEveryChangeOfStatus() throws Exception {
+    assertThat(Set.of(SessionTags.of("life-a"), SessionTags.of("life-b"))).as("two projection slices").hasSize(2);
+    List<Runnable> steps = List.of(
+        () -> opened("life-a", "hooli"),
+        () -> opened("life-b", "hooli"),
+        () -> opened("life-b", "hooli"),
+        () -> apply("life-a", new ChatSession.SessionEscalated("t-1", EscalationReason.USER_REQUESTED, T0.plusSeconds(1))),
+        () -> apply("life-a", new ChatSession.SessionHandedBack(T0.plusSeconds(2))),
+        () -> apply("life-b", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(3))),
+        () -> apply("life-b", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(3))),
+        () -> apply("life-b", new ChatSession.SessionReopened("t-2", T0.plusSeconds(4))),
+        () -> apply("life-a", new ChatSession.SessionEscalated("t-3", EscalationReason.AGENT_REQUESTED, T0.plusSeconds(5))),
+        () -> apply("life-a", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(6))),
+        () -> apply("life-b", new ChatSession.SessionDeleted(T0.plusSeconds(7), SUMMARY)),
+        () -> apply("life-a", new ChatSession.SessionDeleted(T0.plusSeconds(8), SUMMARY)));
+    List<Long> counted = new ArrayList<>();
+    List<Long> rows = new ArrayList<>();
+    for (Runnable step : steps) {
+      step.run();
+      counted.add(usage.openSessions("hooli").toCompletableFuture().get());
+      rows.add(openRows("hooli"));
     }
-    for (int i = 1; i <= 3; i++) {
-      session("open-" + i, "acme", "open", "2026-11-02T10:00:00Z", 0);
-    }
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute("ANALYZE sessions");
-    }
+    assertThat(counted).isEqualTo(rows).containsExactly(1L, 2L, 2L, 1L, 2L, 1L, 1L, 2L, 1L, 1L, 0L, 0L);
+  }
 
-    JsonNode plan = database.plan(JdbcTenantUsage.OPEN_SESSIONS, "acme");
+  /**
+   * Every new session asks for its tenant's open sessions: what it reads does not grow with the tenant's
+   * open sessions (it counted them all before the running count).
+   */
+  @Test
+  void theOpenSessionCountReadsAFewRowsHoweverManySessionsTheTenantHasOpen() throws Exception {
+    for (int i = 1; i <= 200; i++) {
+      opened("many-open-" + i, "initrode");
+    }
+    opened("other-open", "globex");
 
-    assertThat(plan.findValues("Node Type")).extracting(JsonNode::asText).doesNotContain("Seq Scan");
-    assertThat(plan.findValues("Rows Removed by Filter").stream().mapToLong(JsonNode::asLong).sum()).isZero();
-    assertThat(usage.openSessions("acme").toCompletableFuture().get()).isEqualTo(3);
+    JsonNode plan = database.plan(JdbcTenantUsage.OPEN_SESSIONS, "initrode");
+
+    long rowsRead = plan.findValues("Actual Rows").stream().mapToLong(JsonNode::asLong).max().orElseThrow()
+        + plan.findValues("Rows Removed by Filter").stream().mapToLong(JsonNode::asLong).sum();
+    assertThat(rowsRead).isLessThanOrEqualTo(2L * SessionTags.COUNT);
+    assertThat(usage.openSessions("initrode").toCompletableFuture().get()).isEqualTo(200);
+  }
+
+  /** Sessions open before the running count existed are counted once by the migration that adds it. */
+  @Test
+  void sessionsOpenBeforeTheRunningCountAreCountedOnUpgrade() throws Exception {
+    session("up-1", "umbrella", "open", "2026-11-02T10:00:00Z", 0);
+    session("up-2", "umbrella", "open", "2026-11-02T10:00:00Z", 0);
+    session("up-3", "umbrella", "closed", "2026-11-02T10:00:00Z", 0);
+    session("up-4", "umbrella", "escalated", "2026-11-02T10:00:00Z", 0);
+
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute(ReadSide.script("db/migration/V96__tenant_open_sessions_until_now.sql"));
+    }
+    assertThat(usage.openSessions("umbrella").toCompletableFuture().get()).isEqualTo(2);
+
+    apply("up-1", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(60)));
+    opened("up-5", "umbrella");
+    assertThat(usage.openSessions("umbrella").toCompletableFuture().get()).isEqualTo(2).isEqualTo(openRows("umbrella"));
   }
 
   @Test
@@ -187,6 +234,37 @@ class JdbcTenantUsageTest {
       insert.setLong(6, tokens - tokens / 5);
       insert.setLong(7, tokens / 5);
       insert.executeUpdate();
+    }
+  }
+
+  private static final Instant T0 = Instant.parse("2026-11-02T10:00:00Z");
+  private static final SessionSummary SUMMARY = new SessionSummary(0, 0, Map.of(), T0, T0, 0);
+
+  /** A session of {@code tenantId} opened, through the projection's handler. */
+  private static void opened(String sessionId, String tenantId) {
+    apply(sessionId, new ChatSession.SessionOpened(sessionId, tenantId, null, "support",
+        JsonNodeFactory.instance.objectNode(), T0));
+  }
+
+  /** {@code event} of session {@code sessionId}, through the projection's handler. */
+  private static void apply(String sessionId, ChatSession.Event event) {
+    try (Connection connection = dataSource().getConnection()) {
+      new ReadModelUpdates(connection, sessionId).apply(event);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The tenant's rows of open sessions, counted. */
+  private static long openRows(String tenantId) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        PreparedStatement count = connection.prepareStatement(
+            "SELECT count(*) FROM sessions WHERE tenant_id = ? AND status = 'open'")) {
+      count.setString(1, tenantId);
+      try (ResultSet rows = count.executeQuery()) {
+        rows.next();
+        return rows.getLong(1);
+      }
     }
   }
 
