@@ -55,9 +55,12 @@ final class ReadModelUpdates {
     countOpenSessions(before, openness());
   }
 
-  /** The events that may change a session's status between open and not (every one that writes it). */
+  /**
+   * The events whose handling writes the session's status (a fork's writes its title and turns only): a
+   * new one that does belongs here.
+   */
   private static boolean opensOrEnds(ChatSession.Event event) {
-    return event instanceof ChatSession.SessionOpened || event instanceof ChatSession.SessionForked
+    return event instanceof ChatSession.SessionOpened
         || event instanceof ChatSession.SessionClosed || event instanceof ChatSession.SessionReopened
         || event instanceof ChatSession.SessionDeleted || event instanceof ChatSession.SessionEscalated
         || event instanceof ChatSession.SessionHandedBack;
