@@ -31,6 +31,8 @@ class ApiListenerTest {
   private static final Duration HARD_DEADLINE = Duration.ofSeconds(1);
 
   private ActorSystem<Void> system;
+  /** Completes when the node has received a request for /never (it then owes that request an answer). */
+  private final CompletableFuture<Void> neverAsked = new CompletableFuture<>();
 
   @AfterEach
   void stop() {
@@ -65,6 +67,9 @@ class ApiListenerTest {
       BufferedReader answeredReads = ask(answered, "/now");
       assertThat(answeredReads.readLine()).isEqualTo("HTTP/1.1 200 OK");
       BufferedReader waitingReads = ask(waiting, "/never");
+      // Stopped before the node has read it, the request would race the close (and its client send it
+      // again); here it is one the node owes an answer.
+      neverAsked.get(10, TimeUnit.SECONDS);
       answered.setSoTimeout(10_000);
       waiting.setSoTimeout(10_000);
 
@@ -87,9 +92,13 @@ class ApiListenerTest {
             "pekko.actor.provider = local\npekko.http.server.max-connections = " + maxConnections)
         .withFallback(ConfigFactory.load()));
     Flow<HttpRequest, HttpResponse, ?> handler = Flow.<HttpRequest>create()
-        .mapAsync(4, request -> request.getUri().path().equals("/never")
-            ? new CompletableFuture<HttpResponse>()
-            : CompletableFuture.completedFuture(HttpResponse.create().withEntity("now")));
+        .mapAsync(4, request -> {
+          if (request.getUri().path().equals("/never")) {
+            neverAsked.complete(null);
+            return new CompletableFuture<HttpResponse>();
+          }
+          return CompletableFuture.completedFuture(HttpResponse.create().withEntity("now"));
+        });
     OpenConnections open = new OpenConnections();
     ApiListener listener = ApiListener.bind(system, "127.0.0.1", 0, open.around(handler), open, HARD_DEADLINE)
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
