@@ -104,28 +104,11 @@ public final class Database implements AutoCloseable {
   private static Database embedded(EmbeddedPlan plan) {
     try {
       EmbeddedAuthentication authentication = plan.authentication();
-      EmbeddedPostgres postgres =
-          EmbeddedPostgres.builder()
-              .setDataDirectory(plan.pgData())
-              .setCleanDataDirectory(false)
-              .setOverrideWorkingDirectory(plan.binaries().toFile())
-              // Chosen beforehand (EmbeddedPlan) so the journal's settings are known before it listens.
-              .setPort(plan.port())
-              // The library starts PostgreSQL as a throwaway test database: no fsync, and commits
-              // acknowledged before their WAL is flushed. The journal is the source of truth, so an
-              // OS crash must not lose (or corrupt) events already confirmed to a client.
-              .setServerConfig("fsync", "on")
-              .setServerConfig("synchronous_commit", "on")
-              // The library's initdb trusts every local connection: a new data directory gets the
-              // superuser's password and SCRAM instead (these options only reach initdb).
-              .setLocaleConfig("auth-host", "scram-sha-256")
-              .setLocaleConfig("auth-local", "scram-sha-256")
-              .setLocaleConfig("pwfile", authentication.passwordFile().toAbsolutePath().toString())
-              .setServerConfig("password_encryption", "scram-sha-256")
-              .setServerConfig("unix_socket_directories", "'" + authentication.socketDirectory() + "'")
-              .setServerConfig("unix_socket_permissions", "0700")
-              .setConnectConfig("password", authentication.password())
-              .start();
+      if (isEmpty(plan.pgData())) {
+        EmbeddedTemplate.forPrograms(plan.binaries()).ifPresent(template ->
+            template.fill(plan.pgData(), authentication, Database::makeTemplate));
+      }
+      EmbeddedPostgres postgres = startServer(plan.pgData(), plan.binaries(), authentication, plan.port());
       try {
         authentication.enforce(postgres.getPostgresDatabase());
       } catch (RuntimeException e) {
@@ -143,9 +126,71 @@ public final class Database implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts PostgreSQL on {@code pgData}, running {@code initdb} first when the directory holds no
+   * database, with the programs unpacked in {@code binaries}.
+   */
+  private static EmbeddedPostgres startServer(Path pgData, Path binaries, EmbeddedAuthentication authentication, int port)
+      throws IOException {
+    return EmbeddedPostgres.builder()
+        .setDataDirectory(pgData)
+        .setCleanDataDirectory(false)
+        .setOverrideWorkingDirectory(binaries.toFile())
+        // Chosen beforehand (EmbeddedPlan) so the journal's settings are known before it listens.
+        .setPort(port)
+        // The library starts PostgreSQL as a throwaway test database: no fsync, and commits
+        // acknowledged before their WAL is flushed. The journal is the source of truth, so an
+        // OS crash must not lose (or corrupt) events already confirmed to a client.
+        .setServerConfig("fsync", "on")
+        .setServerConfig("synchronous_commit", "on")
+        // The library's initdb trusts every local connection: a new data directory gets the
+        // superuser's password and SCRAM instead (these options only reach initdb).
+        .setLocaleConfig("auth-host", "scram-sha-256")
+        .setLocaleConfig("auth-local", "scram-sha-256")
+        .setLocaleConfig("pwfile", authentication.passwordFile().toAbsolutePath().toString())
+        .setServerConfig("password_encryption", "scram-sha-256")
+        .setServerConfig("unix_socket_directories", "'" + authentication.socketDirectory() + "'")
+        .setServerConfig("unix_socket_permissions", "0700")
+        .setConnectConfig("password", authentication.password())
+        .start();
+  }
+
+  /** A new data directory's template (see {@link EmbeddedTemplate}): initdb, the migrations, a clean stop. */
+  private static Path makeTemplate(Path pgData, Path binaries, EmbeddedAuthentication authentication) {
+    try (EmbeddedPostgres postgres = startServer(pgData, binaries, authentication, PlannedPort.forEmbeddedDatabase())) {
+      migrate(postgres.getPostgresDatabase());
+      return programsOf(pgData);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot make the embedded PostgreSQL's template in " + pgData, e);
+    } finally {
+      authentication.removeTemporarySocketDirectory();
+    }
+  }
+
+  /**
+   * The folder of the programs running the server of {@code pgData} (the library unpacks them once per
+   * process, where the first server of the process asked), read from its postmaster's executable.
+   */
+  private static Path programsOf(Path pgData) throws IOException {
+    long pid = Long.parseLong(Files.readAllLines(pgData.resolve("postmaster.pid")).get(0).strip());
+    Path executable = ProcessHandle.of(pid).flatMap(process -> process.info().command()).map(Path::of)
+        .orElseThrow(() -> new IOException("the executable of the server " + pid + " cannot be read"));
+    return executable.getParent().getParent();
+  }
+
+  private static boolean isEmpty(Path directory) throws IOException {
+    try (var entries = Files.list(directory)) {
+      return entries.findAny().isEmpty();
+    }
+  }
+
   /** Every migration is in persistence's db/migration, whatever module owns its tables (see the README there). */
   private void migrate() {
-    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+    migrate(dataSource);
+  }
+
+  private static void migrate(DataSource dataSource) {
+    Flyway.configure().dataSource(dataSource).locations("classpath:" + MigrationScripts.LOCATION).load().migrate();
   }
 
   /** Where the journal plugin connects. */

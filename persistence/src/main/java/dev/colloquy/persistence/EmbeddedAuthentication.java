@@ -126,6 +126,11 @@ final class EmbeddedAuthentication {
     }
   }
 
+  /** Puts Colloquy's rules in {@code pgDataCopy}, a data directory about to be started for the first time. */
+  void writeRules(Path pgDataCopy) throws IOException {
+    writeOwnerOnly(pgDataCopy.resolve("pg_hba.conf"), rules());
+  }
+
   private String rules() {
     return HBA_HEADER + passwordFile.getFileName() + " beside this directory.\n"
         + "# Written by Colloquy on start; a file without this header is replaced.\n"
