@@ -25,8 +25,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,14 +93,24 @@ final class EmbeddedTemplate {
     if (!unpacked.getFileName().toString().equals(EmbeddedBinaries.UNPACKED) || !isLinux()) {
       return Optional.empty();
     }
-    return Optional.of(new EmbeddedTemplate(unpacked, key(archiveDigest(), MigrationScripts.digest())));
+    try {
+      return Optional.of(new EmbeddedTemplate(unpacked,
+          key(archiveDigest(), MigrationScripts.digest(), locale(System.getenv()))));
+    } catch (RuntimeException e) {
+      log.warn("No template for new data directories ({}); each is made with initdb", e.toString());
+      return Optional.empty();
+    }
   }
 
-  /** Names a template by what makes it: its format, the programs' archive and the migration scripts. */
-  static String key(String archiveDigest, String migrationsDigest) {
+  /**
+   * Names a template by what makes it: its format, the programs' archive, the migration scripts, and the
+   * locale initdb takes from the environment (a database's collation and character classes are set then).
+   */
+  static String key(String archiveDigest, String migrationsDigest, String locale) {
     try {
       MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      sha256.update((FORMAT + "\n" + archiveDigest + "\n" + migrationsDigest).getBytes(StandardCharsets.UTF_8));
+      sha256.update((FORMAT + "\n" + archiveDigest + "\n" + migrationsDigest + "\n" + locale)
+          .getBytes(StandardCharsets.UTF_8));
       // A short name: the socket of the server that makes it lives below it when the path allows.
       return HexFormat.of().formatHex(sha256.digest(), 0, 8);
     } catch (NoSuchAlgorithmException e) {
@@ -269,6 +281,13 @@ final class EmbeddedTemplate {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("MD5 is part of every JDK", e);
     }
+  }
+
+  /** The locale variables initdb reads, as this process would pass them on to it. */
+  static String locale(Map<String, String> env) {
+    return Stream.of("LC_ALL", "LC_COLLATE", "LC_CTYPE", "LANG")
+        .map(name -> name + "=" + env.getOrDefault(name, ""))
+        .collect(Collectors.joining(";"));
   }
 
   private static boolean isLinux() {

@@ -118,7 +118,7 @@ class EmbeddedTemplateTest {
   }
 
   @Test
-  void aTemplateIsNamedByTheProgramsAndEveryScript() {
+  void aTemplateIsNamedByTheProgramsEveryScriptAndTheLocale() {
     Map<String, byte[]> scripts = new LinkedHashMap<>();
     scripts.put("V1__a.sql", "CREATE TABLE a (id INT);".getBytes(StandardCharsets.UTF_8));
     scripts.put("V2__b.sql", "CREATE TABLE b (id INT);".getBytes(StandardCharsets.UTF_8));
@@ -130,11 +130,14 @@ class EmbeddedTemplateTest {
     Map<String, byte[]> added = new LinkedHashMap<>(scripts);
     added.put("V3__c.sql", new byte[0]);
 
-    String key = EmbeddedTemplate.key("archive", MigrationScripts.digest(scripts));
-    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(reordered))).isEqualTo(key);
-    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(edited))).isNotEqualTo(key);
-    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(added))).isNotEqualTo(key);
-    assertThat(EmbeddedTemplate.key("other archive", MigrationScripts.digest(scripts))).isNotEqualTo(key);
+    String key = EmbeddedTemplate.key("archive", MigrationScripts.digest(scripts), "LANG=C.UTF-8");
+    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(reordered), "LANG=C.UTF-8")).isEqualTo(key);
+    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(edited), "LANG=C.UTF-8")).isNotEqualTo(key);
+    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(added), "LANG=C.UTF-8")).isNotEqualTo(key);
+    assertThat(EmbeddedTemplate.key("other archive", MigrationScripts.digest(scripts), "LANG=C.UTF-8")).isNotEqualTo(key);
+    assertThat(EmbeddedTemplate.key("archive", MigrationScripts.digest(scripts), "LANG=de_DE.UTF-8")).isNotEqualTo(key);
+    assertThat(EmbeddedTemplate.locale(Map.of("LANG", "de_DE.UTF-8", "LC_COLLATE", "C")))
+        .isNotEqualTo(EmbeddedTemplate.locale(Map.of("LANG", "de_DE.UTF-8")));
   }
 
   @Test
