@@ -179,6 +179,9 @@ final class EmbeddedTemplate {
         deleteTree(template);
         log.info("Making the embedded PostgreSQL's template {} (once per PostgreSQL build and set of migrations)", template);
         Path work = templates.resolve(key + ".making");
+        // A making cut short by a killed process may have left its server running there; the lock
+        // held here proves nobody uses it any more.
+        LeftoverPostmaster.stopIfRunning(work.resolve("postgres"));
         deleteTree(work);
         Files.createDirectory(work, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path pgData = Files.createDirectory(work.resolve("postgres"));

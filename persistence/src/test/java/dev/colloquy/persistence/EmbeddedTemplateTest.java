@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.colloquy.config.StorageSettings;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -104,6 +105,24 @@ class EmbeddedTemplateTest {
       assertThat(appliedMigrations(database)).isEqualTo(versionedScripts());
     }
     assertThat(halfMade).doesNotExist();
+  }
+
+  @Test
+  void aMakingCutShortWithItsServerStillRunningIsMadeAgain() throws Exception {
+    Path template = EmbeddedTemplate.forPrograms(programs.resolve(EmbeddedBinaries.UNPACKED)).orElseThrow().path();
+    Path leftover = Files.createDirectories(template.resolveSibling(template.getFileName() + ".making").resolve("postgres"));
+    // What a process killed while making the template leaves: a server running on the half-made folder.
+    EmbeddedPostgres orphan = EmbeddedPostgres.builder().setDataDirectory(leftover).setCleanDataDirectory(false)
+        .setOverrideWorkingDirectory(programs.resolve(EmbeddedBinaries.UNPACKED).toFile()).start();
+    ProcessHandle postmaster = LeftoverPostmaster.running(leftover).orElseThrow();
+    try (Database database = Database.open(storage("after-a-kill"))) {
+      assertThat(postmaster.isAlive()).isFalse();
+      assertThat(appliedMigrations(database)).isEqualTo(versionedScripts());
+      assertThat(template.resolve("PG_VERSION")).exists();
+      assertThat(leftover).doesNotExist();
+    } finally {
+      orphan.close();
+    }
   }
 
   @Test
