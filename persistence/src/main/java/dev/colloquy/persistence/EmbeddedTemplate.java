@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A new data directory's PostgreSQL files, copied from a template instead of made by {@code initdb} and
  * brought up to date by Flyway's migrations: on a fresh start those two took 1.2–1.6 s of the database's
- * path, the copy and the steps below about 0.2 s. The template is made once per user, PostgreSQL build
- * and set of migration scripts (its {@link #key}), the first time a new data directory needs it: an
+ * path, the copy and the steps below about 0.2 s. The template is made once per user, PostgreSQL build,
+ * set of migration scripts and locale (its {@link #key}), the first time a new data directory needs it: an
  * {@code initdb}, a server started on it, the migrations applied, the server stopped cleanly. A data
  * directory made from it is the same database Flyway would have made, and Flyway still checks it on start.
  *
@@ -162,7 +162,7 @@ final class EmbeddedTemplate {
 
   private Path madeOrMake(Maker maker) throws IOException {
     Path template = path();
-    if (Files.isRegularFile(template.resolve("PG_VERSION")) && Files.isRegularFile(programsRecord())) {
+    if (made()) {
       return template;
     }
     synchronized (MAKING) {
@@ -173,11 +173,11 @@ final class EmbeddedTemplate {
       try (FileChannel channel = FileChannel.open(templates.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
           FileLock lock = channel.lock()) {
         // Another process may have made it while this one waited for the lock.
-        if (Files.isRegularFile(template.resolve("PG_VERSION")) && Files.isRegularFile(programsRecord())) {
+        if (made()) {
           return template;
         }
         deleteTree(template);
-        log.info("Making the embedded PostgreSQL's template {} (once per PostgreSQL build and set of migrations)", template);
+        log.info("Making the embedded PostgreSQL's template {} (once per PostgreSQL build, set of migrations and locale)", template);
         Path work = templates.resolve(key + ".making");
         // A making cut short by a killed process may have left its server running there; the lock
         // held here proves nobody uses it any more.
@@ -197,6 +197,11 @@ final class EmbeddedTemplate {
         return template;
       }
     }
+  }
+
+  /** Whether the template is complete: the database moved into place, and the record of its programs. */
+  private boolean made() {
+    return Files.isRegularFile(path().resolve("PG_VERSION")) && Files.isRegularFile(programsRecord());
   }
 
   /** Where the folder of the programs that made the template is written, beside it. */
