@@ -16,7 +16,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -123,9 +122,7 @@ class JdbcTenantUsageTest {
     session("up-3", "umbrella", "closed", "2026-11-02T10:00:00Z", 0);
     session("up-4", "umbrella", "escalated", "2026-11-02T10:00:00Z", 0);
 
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute(ReadSide.script("db/migration/V96__tenant_open_sessions_until_now.sql"));
-    }
+    database.migrate("db/migration/V96__tenant_open_sessions_until_now.sql");
     assertThat(usage.openSessions("umbrella").toCompletableFuture().get()).isEqualTo(2);
 
     apply("up-1", new ChatSession.SessionClosed("idle", SUMMARY, T0.plusSeconds(60)));
@@ -176,9 +173,7 @@ class JdbcTenantUsageTest {
     session("after", "acme", "open", "2026-12-01T00:00:00Z", 7_000);
     session("foreign", "globex", "open", "2026-11-15T12:00:00Z", 9_000);
 
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      statement.execute(ReadSide.script("db/migration/V93__tenant_monthly_tokens_until_now.sql"));
-    }
+    database.migrate("db/migration/V93__tenant_monthly_tokens_until_now.sql");
     projected("later", "acme", turn("2026-11-20T08:00:00Z", 5));
 
     assertThat(usage.tokensUsed("acme", NOVEMBER).toCompletableFuture().get()).isEqualTo(205);

@@ -30,13 +30,18 @@ final class ReadSideDatabase implements BeforeAllCallback, BeforeEachCallback, A
     return QueryPlans.explain(dataSource(), sql, values);
   }
 
+  /** Runs one migration script (a classpath path such as {@code db/migration/V1__x.sql}) on the database. */
+  void migrate(String migration) throws Exception {
+    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute(ReadSide.script(migration));
+    }
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     postgres = EmbeddedPostgres.start();
-    try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
-      for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
-        statement.execute(ReadSide.script(migration));
-      }
+    for (String migration : ReadSide.READ_SIDE_MIGRATIONS) {
+      migrate(migration);
     }
   }
 
