@@ -116,7 +116,7 @@ final class EmbeddedAuthentication {
       // The password is base64url: nothing in it can end the literal.
       statement.execute("ALTER ROLE " + SUPERUSER + " PASSWORD '" + password + "'");
       if (!rulesInPlace()) {
-        writeOwnerOnly(pgData.resolve("pg_hba.conf"), rules());
+        writeRules(pgData);
         statement.execute("SELECT pg_reload_conf()");
       }
     } catch (SQLException e) {
@@ -126,9 +126,12 @@ final class EmbeddedAuthentication {
     }
   }
 
-  /** Puts Colloquy's rules in {@code pgDataCopy}, a data directory about to be started for the first time. */
-  void writeRules(Path pgDataCopy) throws IOException {
-    writeOwnerOnly(pgDataCopy.resolve("pg_hba.conf"), rules());
+  /**
+   * Puts Colloquy's rules in {@code dataDirectory}: the server's own, or a copy about to be started for
+   * the first time.
+   */
+  void writeRules(Path dataDirectory) throws IOException {
+    writeOwnerOnly(dataDirectory.resolve("pg_hba.conf"), rules());
   }
 
   private String rules() {
