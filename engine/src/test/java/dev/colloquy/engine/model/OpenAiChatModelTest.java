@@ -208,6 +208,43 @@ class OpenAiChatModelTest extends ChatModelContract {
   }
 
   @Test
+  void anEndpointThatFallsSilentMidStreamFailsTheRunWithModelTimeoutAndLosesItsConnection() throws Exception {
+    // The mock finds the connection gone when it writes its next token, two seconds on.
+    mock.reconfigure(BASE.withInterTokenDelay(Duration.ofSeconds(2)));
+
+    RecordingListener listener = streamToTheEnd(model(threads, 0, "300ms"), request("mock"));
+
+    assertThat(listener.completed.handle((usage, error) -> ((ModelException) error).code()).get())
+        .isEqualTo(ModelException.TIMEOUT);
+    assertThat(listener.tokens).hasSize(1);
+    upstreamSawTheCancel();
+  }
+
+  @Test
+  void overHttp2AnEndpointThatFallsSilentMidStreamFailsTheRunWithModelTimeout() throws Exception {
+    try (MockLlmServer http2 = MockLlmServer.start(BASE.withInterTokenDelay(Duration.ofSeconds(2)), "127.0.0.1", 0,
+        true)) {
+      RecordingListener listener = streamToTheEnd(model(http2, threads, 0, "300ms", true), request("mock"));
+
+      assertThat(listener.completed.handle((usage, error) -> ((ModelException) error).code()).get())
+          .isEqualTo(ModelException.TIMEOUT);
+      assertThat(listener.tokens).hasSize(1);
+      assertThat(http2.stats().http2Requests()).isEqualTo(1);
+      http2.stats().whenStreamsCancelled(1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void aStreamThatKeepsSendingOutlastsItsReadTimeout() throws Exception {
+    mock.reconfigure(BASE.withTokens(20).withDelays(Duration.ofMillis(10), Duration.ofMillis(50)));
+
+    RecordingListener listener = streamToTheEnd(model(threads, 0, "300ms"), request("mock"));
+
+    listener.completed.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(listener.text()).isEqualTo(BASE.text(20));
+  }
+
+  @Test
   void anAnswerPastItsSizeLimitIsCutOffAndItsCallClosed() throws Exception {
     String chunk = "y".repeat(256 * 1024);
     mock.reconfigure(BASE.withTokens(12).withTokenText(chunk + "{i}").withDelays(Duration.ZERO, Duration.ZERO));

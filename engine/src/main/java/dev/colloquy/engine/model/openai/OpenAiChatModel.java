@@ -18,6 +18,7 @@ import dev.colloquy.engine.model.ModelException;
 import dev.colloquy.engine.model.TokenUsage;
 import dev.colloquy.engine.model.ToolCall;
 import dev.colloquy.engine.observe.TurnLogContext;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,8 @@ public final class OpenAiChatModel implements ChatModel {
   private final RequestOptions requestOptions;
   private final String authorization;
   private final Executor executor;
+  /** How long a call may go without hearing from the endpoint ({@link ReadDeadline}). */
+  private final Duration readTimeout;
 
   /** The first provider of {@code settings}. */
   public OpenAiChatModel(LlmSettings settings, Executor executor) {
@@ -99,12 +102,14 @@ public final class OpenAiChatModel implements ChatModel {
     this.requestOptions = RequestOptions.builder().timeout(options.timeout()).build();
     this.authorization = "Bearer " + settings.apiKey().orElse("not-needed");
     this.executor = executor;
+    this.readTimeout = settings.firstTokenTimeout();
   }
 
   private static OkHttpClient transport(ProviderSettings settings, Timeout timeout) {
     return new OkHttpClient.Builder()
         .connectTimeout(timeout.connect())
-        .readTimeout(timeout.read())
+        // No socket read timeout: each call's ReadDeadline times its reads (see there why).
+        .readTimeout(Duration.ZERO)
         .writeTimeout(timeout.write())
         .connectionPool(new ConnectionPool(settings.maxIdleConnections(), 5, TimeUnit.MINUTES))
         .protocols(settings.http2PriorKnowledge()
@@ -158,11 +163,14 @@ public final class OpenAiChatModel implements ChatModel {
   /**
    * One streaming call. Cancel may come from another thread at any moment, even before the
    * response: it interrupts the call's own virtual thread, which closes the socket under a
-   * blocked read, so the upstream sees the connection go at once. The response is only ever closed
-   * by the thread that reads it (closing it from another thread races OkHttp's reader).
+   * blocked read, so the upstream sees the connection go at once. A {@link ReadDeadline} that passes
+   * (the endpoint silent for the first-token timeout, before its answer or between two reads of it)
+   * ends the call the same way, and the call reports {@link ModelException#TIMEOUT}. The response is
+   * only ever closed by the thread that reads it (closing it from another thread races OkHttp's reader).
    */
   private static final class Call {
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final AtomicBoolean timedOut = new AtomicBoolean();
     private final AtomicReference<Thread> reader = new AtomicReference<>();
 
     void run(OpenAiChatModel model, ChatRequest request, ChatListener listener) {
@@ -171,8 +179,9 @@ public final class OpenAiChatModel implements ChatModel {
         return;
       }
       Answer answer = new Answer(listener);
+      ReadDeadline deadline = ReadDeadline.start(model.readTimeout, this::expire);
       try (HttpResponse response = model.send(request);
-          InputStream body = response.body()) {
+          InputStream body = new DeadlineStream(response.body(), deadline)) {
         CompletionChunks chunks = new CompletionChunks(body);
         while (!cancelled.get() && !answer.tooLarge && chunks.next(answer)) {
           // each chunk's tokens went to the listener
@@ -188,13 +197,15 @@ public final class OpenAiChatModel implements ChatModel {
         }
       } catch (IOException | RuntimeException e) {
         if (!cancelled.get()) {
-          ModelException error = e instanceof ModelException rejected ? rejected : translate(e, !answer.text.isEmpty());
+          ModelException error = timedOut.get() ? timeout(e)
+              : e instanceof ModelException rejected ? rejected : translate(e, !answer.text.isEmpty());
           // The code and the exception's class only: an endpoint's error body may quote the prompt.
           log.warn("The call to model {} failed with {} ({})", request.model(), error.code(), e.getClass().getName());
           listener.onError(error);
         }
         return;
       } finally {
+        deadline.end();
         reader.set(null);
         Thread.interrupted();
       }
@@ -212,11 +223,44 @@ public final class OpenAiChatModel implements ChatModel {
 
     void cancel() {
       if (cancelled.compareAndSet(false, true)) {
-        Thread thread = reader.get();
-        if (thread != null) {
-          thread.interrupt();
-        }
+        interruptReader();
       }
+    }
+
+    /** The endpoint sent nothing for the whole read timeout: the call ends as a cancel does, but reports TIMEOUT. */
+    private void expire() {
+      if (!cancelled.get() && timedOut.compareAndSet(false, true)) {
+        interruptReader();
+      }
+    }
+
+    private void interruptReader() {
+      Thread thread = reader.get();
+      if (thread != null) {
+        thread.interrupt();
+      }
+    }
+  }
+
+  /** The answer's body, each read of which pushes its call's {@link ReadDeadline} back. */
+  private static final class DeadlineStream extends FilterInputStream {
+    private final ReadDeadline deadline;
+
+    DeadlineStream(InputStream body, ReadDeadline deadline) {
+      super(body);
+      this.deadline = deadline;
+    }
+
+    @Override
+    public int read() throws IOException {
+      deadline.reading();
+      return super.read();
+    }
+
+    @Override
+    public int read(byte[] bytes, int offset, int length) throws IOException {
+      deadline.reading();
+      return super.read(bytes, offset, length);
     }
   }
 
@@ -303,7 +347,7 @@ public final class OpenAiChatModel implements ChatModel {
   /** A failure of the call, once the endpoint had answered with a stream or could not be reached. */
   static ModelException translate(Exception e, boolean midStream) {
     if (timedOut(e)) {
-      return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
+      return timeout(e);
     }
     if (e instanceof CompletionChunks.ErrorEvent
         || (midStream && (e instanceof OpenAIIoException || e instanceof IOException))) {
@@ -315,7 +359,11 @@ public final class OpenAiChatModel implements ChatModel {
     return new ModelException(ModelException.STREAM_BROKEN, "The model stream failed: " + e.getClass().getSimpleName(), e);
   }
 
-  /** The HTTP client's own read or call timeout (set from the same settings as the run's timers). */
+  private static ModelException timeout(Exception e) {
+    return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
+  }
+
+  /** The HTTP client's own call timeout (set from the same settings as the run's timers). */
   private static boolean timedOut(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof java.net.SocketTimeoutException

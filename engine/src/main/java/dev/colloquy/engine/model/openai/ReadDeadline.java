@@ -1,0 +1,86 @@
+package dev.colloquy.engine.model.openai;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How long one model call may go without hearing from its endpoint: from the call's start to its
+ * answer's first bytes, and between any two reads of the answer after that. The deadline is pushed
+ * back by each read ({@link #reading}: one clock read and one volatile write) and looked at only when
+ * it falls due, by one timer thread shared by all calls; a deadline found passed runs the call's
+ * {@code expired} action once, on that thread.
+ *
+ * <p>Why not the HTTP client's read timeout: a read timeout is a socket timeout, and a virtual thread
+ * blocked in a timed socket read parks with a timeout. The JDK schedules a wake-up for every such
+ * park on its virtual-thread scheduler's delay queue and cancels it when the data comes, waking that
+ * queue's thread both times, and Okio enters and leaves its watchdog (one global lock) around every
+ * read. That was several thread wake-ups per streamed token; here it is one timer task per call,
+ * which rarely runs before the call ends and is then cancelled.
+ */
+final class ReadDeadline {
+
+  private static final ScheduledThreadPoolExecutor TIMER = timer();
+
+  private final long timeoutNanos;
+  private final Runnable expired;
+  private volatile long lastRead;
+  /** The check now scheduled; null once the deadline has ended or expired. Guarded by {@code this}. */
+  private ScheduledFuture<?> check;
+
+  private ReadDeadline(Duration timeout, Runnable expired) {
+    this.timeoutNanos = timeout.toNanos();
+    this.expired = expired;
+    this.lastRead = System.nanoTime();
+  }
+
+  /** A deadline {@code timeout} from now; {@code expired} runs once if it passes before {@link #end}. */
+  static ReadDeadline start(Duration timeout, Runnable expired) {
+    ReadDeadline deadline = new ReadDeadline(timeout, expired);
+    synchronized (deadline) {
+      deadline.check = TIMER.schedule(deadline::check, deadline.timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+    return deadline;
+  }
+
+  /** The call is about to wait for its endpoint: the deadline is {@code timeout} from now. */
+  void reading() {
+    lastRead = System.nanoTime();
+  }
+
+  /** The call no longer waits for its endpoint; the deadline can no longer expire. */
+  synchronized void end() {
+    if (check != null) {
+      check.cancel(false);
+      check = null;
+    }
+  }
+
+  /** Due: expired when nothing was read for the whole timeout, else checked again when it may be. */
+  private void check() {
+    synchronized (this) {
+      if (check == null) {
+        return;
+      }
+      long quiet = System.nanoTime() - lastRead;
+      if (quiet < timeoutNanos) {
+        check = TIMER.schedule(this::check, timeoutNanos - quiet, TimeUnit.NANOSECONDS);
+        return;
+      }
+      check = null;
+    }
+    expired.run();
+  }
+
+  private static ScheduledThreadPoolExecutor timer() {
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+      Thread thread = new Thread(task, "colloquy-model-deadlines");
+      thread.setDaemon(true);
+      return thread;
+    });
+    // A call that ends cancels its check; the queue then drops it at once instead of holding it until due.
+    timer.setRemoveOnCancelPolicy(true);
+    return timer;
+  }
+}
