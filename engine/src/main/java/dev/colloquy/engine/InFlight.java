@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Work in flight on this node: the turns it runs, the response streams it writes. A node that is
@@ -71,7 +70,7 @@ public final class InFlight {
     }
     CompletableFuture<Void> waiter = new CompletableFuture<>();
     noneRunning.add(waiter);
-    return waiter.completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    return Timeouts.orAfter(waiter, null, timeout);
   }
 
   private synchronized int interruptAll() {

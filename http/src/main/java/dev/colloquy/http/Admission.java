@@ -1,6 +1,7 @@
 package dev.colloquy.http;
 
 import dev.colloquy.config.AdmissionSettings;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.engine.domain.StreamEvent;
 import dev.colloquy.engine.domain.TurnFrame;
@@ -10,7 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -85,6 +86,8 @@ public final class Admission {
     private final AtomicBoolean accepted = new AtomicBoolean();
     private final AtomicBoolean left = new AtomicBoolean();
     private long grantedNanos;
+    /** The release after {@link #LONGEST_HOLD}, cancelled when the place is given back before. */
+    private volatile ScheduledFuture<?> hold;
 
     private Place() {}
 
@@ -95,7 +98,7 @@ public final class Admission {
      */
     private Place granted() {
       grantedNanos = nanoClock.getAsLong();
-      CompletableFuture.delayedExecutor(LONGEST_HOLD.toMillis(), TimeUnit.MILLISECONDS).execute(this::leave);
+      hold = Timeouts.after(LONGEST_HOLD, this::leave);
       return this;
     }
 
@@ -120,6 +123,10 @@ public final class Admission {
 
     public void leave() {
       if (left.compareAndSet(false, true)) {
+        ScheduledFuture<?> release = hold;
+        if (release != null) {
+          release.cancel(false);
+        }
         handOver(accepted.compareAndSet(false, true) ? 1 : 0, 1);
       }
     }
@@ -168,7 +175,7 @@ public final class Admission {
       waiting = new CompletableFuture<>();
       queue.addLast(waiting);
     }
-    waiting.orTimeout(settings.queueTimeout().toMillis(), TimeUnit.MILLISECONDS).exceptionally(timedOut -> {
+    Timeouts.within(waiting, settings.queueTimeout()).exceptionally(timedOut -> {
       synchronized (this) {
         queue.remove(waiting);
       }

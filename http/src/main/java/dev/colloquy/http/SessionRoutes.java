@@ -5,6 +5,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.colloquy.config.HttpSettings;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.domain.ErrorCode;
 import dev.colloquy.http.auth.Principal;
 import dev.colloquy.engine.session.ChatSession;
@@ -28,7 +29,6 @@ import java.util.UUID;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.NotUsed;
@@ -345,8 +345,7 @@ public final class SessionRoutes extends AllDirectives {
    * after its answer has started reports the failure in the body, under {@code error}.
    */
   private Route jsonAnswer(CompletableFuture<List<TurnFrame>> frames, String traceId) {
-    CompletableFuture<Boolean> endedSoon = frames.thenApply(ended -> true)
-        .completeOnTimeout(false, settings.keepAlive().toMillis(), TimeUnit.MILLISECONDS);
+    CompletableFuture<Boolean> endedSoon = Timeouts.orAfter(frames.thenApply(ended -> true), false, settings.keepAlive());
     return onSuccess(endedSoon, ended -> {
       if (ended) {
         Outcome outcome = outcome(frames.join(), traceId);

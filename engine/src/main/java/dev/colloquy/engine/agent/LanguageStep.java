@@ -1,6 +1,7 @@
 package dev.colloquy.engine.agent;
 
 import dev.colloquy.engine.StageFailures;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.observe.TurnLogContext;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,9 +48,9 @@ public final class LanguageStep {
    */
   public static CompletionStage<Detected> detect(String tenantId, String message, Optional<ChatModel> model,
       String modelName, AgentServices agent, Map<String, String> logContext) {
-    CompletableFuture<String> language = CompletableFuture
-        .supplyAsync(() -> agent.language().detect(message).orElse(null), agent.blocking())
-        .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS)
+    CompletableFuture<String> language = Timeouts.within(CompletableFuture
+            .supplyAsync(() -> agent.language().detect(message).orElse(null), agent.blocking()),
+            agent.settings().stepTimeout())
         .exceptionally(failure -> {
           TurnLogContext.run(logContext, () -> log.warn("Language detection failed ({}); the message passes through",
               failure.getClass().getName()));

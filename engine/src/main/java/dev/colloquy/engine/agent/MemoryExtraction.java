@@ -3,6 +3,7 @@ package dev.colloquy.engine.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.colloquy.config.AgentSettings;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.model.ChatMessage;
 import dev.colloquy.engine.model.ChatModel;
 import dev.colloquy.engine.model.ChatRequest;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -64,9 +64,9 @@ public final class MemoryExtraction {
               replyTo.tell(new Noted(List.of(), call));
               return Behaviors.stopped();
             }
-            context.pipeToSelf(CompletableFuture.supplyAsync(
-                () -> agent.memories().remember(tenantId, userId, facts, "extraction", sessionId), agent.blocking())
-                .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS),
+            context.pipeToSelf(Timeouts.within(CompletableFuture.supplyAsync(
+                () -> agent.memories().remember(tenantId, userId, facts, "extraction", sessionId), agent.blocking()),
+                agent.settings().stepTimeout()),
                 (stored, failure) -> new Stored(stored, call, failure));
             return Behaviors.same();
           })

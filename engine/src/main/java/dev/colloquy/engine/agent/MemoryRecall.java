@@ -1,13 +1,13 @@
 package dev.colloquy.engine.agent;
 
 import dev.colloquy.engine.StageFailures;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.observe.TurnLogContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,10 +41,9 @@ public final class MemoryRecall {
   public static CompletionStage<Recalled> recall(String tenantId, String userId, String message, AgentServices agent,
       Map<String, String> logContext) {
     int limit = agent.settings().memory().recall();
-    return CompletableFuture.supplyAsync(() -> new Recalled(
+    return Timeouts.within(CompletableFuture.supplyAsync(() -> new Recalled(
                 limit == 0 ? List.of() : agent.memories().recall(tenantId, userId, message, limit),
-                agent.memories().context(tenantId, userId)), agent.blocking())
-        .orTimeout(agent.settings().stepTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                agent.memories().context(tenantId, userId)), agent.blocking()), agent.settings().stepTimeout())
         .exceptionally(failure -> {
           TurnLogContext.run(logContext, () -> log.warn("The user's memory could not be read ({}); the turn goes on without it",
               StageFailures.cause(failure).getClass().getName()));

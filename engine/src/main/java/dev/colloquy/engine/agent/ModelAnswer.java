@@ -1,5 +1,6 @@
 package dev.colloquy.engine.agent;
 
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.domain.AgentCall;
 import dev.colloquy.engine.domain.Usage;
 import dev.colloquy.engine.model.ChatListener;
@@ -11,7 +12,6 @@ import dev.colloquy.engine.model.TokenUsage;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One of the agent's own model calls (routing, extraction): the whole answer as one text, with its
@@ -53,7 +53,7 @@ final class ModelAnswer {
         answer.completeExceptionally(error);
       }
     });
-    return answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+    return Timeouts.within(answer, timeout)
         .whenComplete((ignored, failure) -> stream.cancel());
   }
 }

@@ -3,6 +3,7 @@ package dev.colloquy.engine.turn;
 import dev.colloquy.config.LlmSettings;
 import dev.colloquy.engine.EngineServices;
 import dev.colloquy.engine.StageFailures;
+import dev.colloquy.engine.Timeouts;
 import dev.colloquy.engine.agent.AgentReplies;
 import dev.colloquy.engine.agent.AgentServices;
 import dev.colloquy.engine.agent.CannedReply;
@@ -55,7 +56,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -368,9 +368,10 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   }
 
   private void retrieve() {
-    getContext().pipeToSelf(services.knowledge().search(plan.tenantId(), plan.message(), services.session().retrievalLimit())
-            .toCompletableFuture()
-            .orTimeout(services.session().retrievalTimeout().toMillis(), TimeUnit.MILLISECONDS),
+    getContext().pipeToSelf(Timeouts.within(
+            services.knowledge().search(plan.tenantId(), plan.message(), services.session().retrievalLimit())
+                .toCompletableFuture(),
+            services.session().retrievalTimeout()),
         RetrievalEnded::new);
   }
 

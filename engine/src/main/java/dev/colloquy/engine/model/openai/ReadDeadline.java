@@ -1,15 +1,14 @@
 package dev.colloquy.engine.model.openai;
 
+import dev.colloquy.engine.Timeouts;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * How long one model call may go without hearing from its endpoint: from the call's start to its
  * answer's first bytes, and between any two reads of the answer after that. The deadline is pushed
  * back by each read ({@link #reading}: one clock read and one volatile write) and looked at only when
- * it falls due, by one timer thread shared by all calls; a deadline found passed runs the call's
+ * it falls due, on the engine's timer thread ({@link Timeouts}); a deadline found passed runs the call's
  * {@code expired} action once, on that thread.
  *
  * <p>Why not the HTTP client's read timeout: a read timeout is a socket timeout, and a virtual thread
@@ -20,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * which rarely runs before the call ends and is then cancelled.
  */
 final class ReadDeadline {
-
-  private static final ScheduledThreadPoolExecutor TIMER = timer();
 
   private final long timeoutNanos;
   private final Runnable expired;
@@ -39,7 +36,7 @@ final class ReadDeadline {
   static ReadDeadline start(Duration timeout, Runnable expired) {
     ReadDeadline deadline = new ReadDeadline(timeout, expired);
     synchronized (deadline) {
-      deadline.check = TIMER.schedule(deadline::check, deadline.timeoutNanos, TimeUnit.NANOSECONDS);
+      deadline.check = Timeouts.after(timeout, deadline::check);
     }
     return deadline;
   }
@@ -65,22 +62,11 @@ final class ReadDeadline {
       }
       long quiet = System.nanoTime() - lastRead;
       if (quiet < timeoutNanos) {
-        check = TIMER.schedule(this::check, timeoutNanos - quiet, TimeUnit.NANOSECONDS);
+        check = Timeouts.after(Duration.ofNanos(timeoutNanos - quiet), this::check);
         return;
       }
       check = null;
     }
     expired.run();
-  }
-
-  private static ScheduledThreadPoolExecutor timer() {
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
-      Thread thread = new Thread(task, "colloquy-model-deadlines");
-      thread.setDaemon(true);
-      return thread;
-    });
-    // A call that ends cancels its check; the queue then drops it at once instead of holding it until due.
-    timer.setRemoveOnCancelPolicy(true);
-    return timer;
   }
 }
