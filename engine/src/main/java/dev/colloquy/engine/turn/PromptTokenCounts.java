@@ -25,6 +25,10 @@ final class PromptTokenCounts {
       .maximumWeight(MAX_CHARACTERS)
       .weigher((String text, Long count) -> text.length())
       .expireAfterAccess(UNUSED)
+      // The cache's upkeep (eviction, expiry) runs on the thread that used it, in small steps: by default
+      // Caffeine hands it to the common pool after writes, which woke a common-pool thread for every new
+      // text a turn counted (bench/RESULTS.md).
+      .executor(Runnable::run)
       .build();
 
   private PromptTokenCounts() {}
