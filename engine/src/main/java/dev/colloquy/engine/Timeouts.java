@@ -53,11 +53,8 @@ public final class Timeouts {
   }
 
   private static ScheduledThreadPoolExecutor timer() {
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
-      Thread thread = new Thread(task, "colloquy-timeouts");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("colloquy-timeouts").factory());
     // Most timeouts are cancelled long before they fall due: the queue drops each one at once.
     timer.setRemoveOnCancelPolicy(true);
     return timer;

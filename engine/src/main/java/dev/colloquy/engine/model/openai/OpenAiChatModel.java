@@ -363,7 +363,7 @@ public final class OpenAiChatModel implements ChatModel {
     return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
   }
 
-  /** The HTTP client's own call timeout (set from the same settings as the run's timers). */
+  /** The HTTP client's own connect or call timeout (set from the same settings as the run's timers). */
   private static boolean timedOut(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof java.net.SocketTimeoutException

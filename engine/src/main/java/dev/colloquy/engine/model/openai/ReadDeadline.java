@@ -35,6 +35,7 @@ final class ReadDeadline {
   /** A deadline {@code timeout} from now; {@code expired} runs once if it passes before {@link #end}. */
   static ReadDeadline start(Duration timeout, Runnable expired) {
     ReadDeadline deadline = new ReadDeadline(timeout, expired);
+    // Held until the check is recorded: one that fell due first would find none and never expire.
     synchronized (deadline) {
       deadline.check = Timeouts.after(timeout, deadline::check);
     }
