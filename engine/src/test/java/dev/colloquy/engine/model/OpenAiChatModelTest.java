@@ -245,6 +245,23 @@ class OpenAiChatModelTest extends ChatModelContract {
   }
 
   @Test
+  void aStreamThatWouldOutlastItsTotalTimeoutIsCutOffAFewSecondsAfterIt() throws Exception {
+    // 100 tokens 100 ms apart: never silent for the 1 s read timeout, but 10 s long. The call's limit
+    // is the total timeout and 5 s, past the run's own timer, which cancels first in the engine.
+    mock.reconfigure(BASE.withTokens(100).withDelays(Duration.ofMillis(10), Duration.ofMillis(100)));
+    long started = System.nanoTime();
+
+    RecordingListener listener = streamToTheEnd(model(mock, threads, 0, "1s", false, ", total-timeout = 1s"),
+        request("mock"));
+
+    assertThat(listener.completed.handle((usage, error) -> ((ModelException) error).code()).get())
+        .isEqualTo(ModelException.TIMEOUT);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+    assertThat(listener.tokens).hasSizeBetween(20, 99);
+    upstreamSawTheCancel();
+  }
+
+  @Test
   void anAnswerPastItsSizeLimitIsCutOffAndItsCallClosed() throws Exception {
     String chunk = "y".repeat(256 * 1024);
     mock.reconfigure(BASE.withTokens(12).withTokenText(chunk + "{i}").withDelays(Duration.ZERO, Duration.ZERO));

@@ -10,9 +10,7 @@ import com.openai.errors.OpenAIIoException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -23,10 +21,12 @@ import okhttp3.Response;
 /**
  * openai-java's HTTP client interface over one shared OkHttp client, beneath openai-java's retrying
  * client. openai-java's own OkHttp adapter builds a new {@code OkHttpClient} for every call to apply
- * that call's timeouts; here the connect, read and write timeouts are the transport's own (set once from
- * the provider's settings, as every call asks for the same) and the whole call's limit is set on the
- * call. Like openai-java's adapter it blocks the calling thread, so interrupting that thread (a cancel)
- * closes the call's socket, and it reports a failed exchange as {@link OpenAIIoException}.
+ * that call's timeouts; here the connect and write timeouts are the transport's own (set once from
+ * the provider's settings, as every call asks for the same). The wait for the answer, the gaps
+ * between its reads and the whole call's length are kept by the caller's {@link ReadDeadline}, which
+ * interrupts the call's thread, not by OkHttp's read and call timeouts (see there why). Like
+ * openai-java's adapter it blocks the calling thread, so interrupting that thread (a cancel) closes the
+ * call's socket, and it reports a failed exchange as {@link OpenAIIoException}.
  */
 final class OkHttpTransport implements HttpClient {
 
@@ -39,10 +39,6 @@ final class OkHttpTransport implements HttpClient {
   @Override
   public HttpResponse execute(HttpRequest request, RequestOptions options) {
     Call call = http.newCall(okHttpRequest(request));
-    Duration limit = options.getTimeout() == null ? null : options.getTimeout().request();
-    if (limit != null) {
-      call.timeout().timeout(limit.toMillis(), TimeUnit.MILLISECONDS);
-    }
     try {
       return new Answer(call.execute());
     } catch (IOException e) {

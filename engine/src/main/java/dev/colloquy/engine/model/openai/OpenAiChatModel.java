@@ -76,6 +76,11 @@ public final class OpenAiChatModel implements ChatModel {
   private final Executor executor;
   /** How long a call may go without hearing from the endpoint ({@link ReadDeadline}). */
   private final Duration readTimeout;
+  /**
+   * How long a call may take in all, retries included ({@link ReadDeadline}): a little past the run's
+   * own total timeout, which cancels it first; this bounds calls nobody cancels.
+   */
+  private final Duration callLimit;
 
   /** The first provider of {@code settings}. */
   public OpenAiChatModel(LlmSettings settings, Executor executor) {
@@ -84,10 +89,11 @@ public final class OpenAiChatModel implements ChatModel {
 
   public OpenAiChatModel(ProviderSettings settings, Executor executor) {
     this.provider = settings.name();
+    this.callLimit = settings.totalTimeout().plus(Duration.ofSeconds(5));
     Timeout timeout = Timeout.builder()
         .connect(settings.connectTimeout())
         .read(settings.firstTokenTimeout())
-        .request(settings.totalTimeout().plus(Duration.ofSeconds(5)))
+        .request(callLimit)
         .build();
     this.options =
         ClientOptions.builder()
@@ -179,7 +185,7 @@ public final class OpenAiChatModel implements ChatModel {
         return;
       }
       Answer answer = new Answer(listener);
-      ReadDeadline deadline = ReadDeadline.start(model.readTimeout, this::expire);
+      ReadDeadline deadline = ReadDeadline.start(model.readTimeout, model.callLimit, this::expire);
       try (HttpResponse response = model.send(request);
           InputStream body = new DeadlineStream(response.body(), deadline)) {
         CompletionChunks chunks = new CompletionChunks(body);
@@ -363,7 +369,7 @@ public final class OpenAiChatModel implements ChatModel {
     return new ModelException(ModelException.TIMEOUT, "The model endpoint stopped answering in time", e);
   }
 
-  /** The HTTP client's own connect or call timeout (set from the same settings as the run's timers). */
+  /** The HTTP client's own connect or write timeout (set from the same settings as the run's timers). */
   private static boolean timedOut(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof java.net.SocketTimeoutException
