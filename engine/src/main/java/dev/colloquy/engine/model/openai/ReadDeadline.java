@@ -19,8 +19,8 @@ import java.util.concurrent.ScheduledFuture;
  * which rarely runs before the call ends and is then cancelled.
  *
  * <p>Why not the HTTP client's call timeout for the whole limit: OkHttp keeps every call's timeout in
- * one queue behind one lock, which each call enters as it starts and leaves as it ends; at 100
- * concurrent streams leaving it was about 4 % of the node's CPU. The one timer task here does both.
+ * one more queue behind one more lock (Okio's watchdog), which each call enters as it starts and leaves
+ * as it ends; the one timer task here keeps both limits.
  */
 final class ReadDeadline {
 
