@@ -93,6 +93,7 @@ public final class OpenAiChatModel implements ChatModel {
     Timeout timeout = Timeout.builder()
         .connect(settings.connectTimeout())
         .read(settings.firstTokenTimeout())
+        // The same limit as each call's ReadDeadline keeps; OkHttpTransport sets no call timeout from it.
         .request(callLimit)
         .build();
     this.options =

@@ -64,7 +64,10 @@ final class ReadDeadline {
     }
   }
 
-  /** Due: expired when nothing was read for the whole timeout or the call's limit is reached, else checked again when it may be. */
+  /**
+   * Due: expired when nothing was read for the whole timeout or the call's limit is reached, else
+   * checked again when it may be.
+   */
   private void check() {
     synchronized (this) {
       if (check == null) {
