@@ -30,7 +30,8 @@ import org.apache.pekko.stream.javadsl.Source;
  * checkpoints have reserved (see {@code Checkpoints}), so after a crash the journal bounds what any
  * client can have seen. The cap is read under the lock {@link #next} already takes; the turn's end
  * lifts it. A turn that another node runs again after its own was lost starts with the frames of the
- * attempts before it, the last of them its {@code turn.restarted} frame.
+ * attempts before it, the last of them its {@code turn.restarted} frame. A turn may also {@link #hold}
+ * its frames back, unnumbered, while it does not yet know the frame that must go before them.
  */
 public final class Transcript {
 
@@ -62,6 +63,8 @@ public final class Transcript {
   /** This attempt's frame count at which {@link #checkpointSignal} runs, once. */
   private int signalAt = Integer.MAX_VALUE;
   private Runnable checkpointSignal = () -> { };
+  /** The frames kept back, in the order they came, until {@link #releaseHeld}; null while none are. */
+  private List<StreamEvent> held;
 
   /** A transcript for the live frames of a turn whose runs are {@code runs}, all of them released. */
   public Transcript(String sessionId, String turnId, String traceId, List<RunSpec> runs) {
@@ -153,8 +156,8 @@ public final class Transcript {
     return readers.size();
   }
 
-  /** Appends a frame that is not a token; returns it, or null once the turn has its terminal frame. */
-  TurnFrame record(StreamEvent event) {
+  /** Appends a frame that is not a token; false once the turn has its terminal frame (it is dropped). */
+  boolean record(StreamEvent event) {
     return append(event, -1);
   }
 
@@ -175,7 +178,13 @@ public final class Transcript {
         return TokenTaken.OVER_BUDGET;
       }
       answerBytes += bytes;
-      appended = appendLocked(new StreamEvent.Token(runIds.get(run), text), run);
+      texts[run].append(text);
+      StreamEvent.Token token = new StreamEvent.Token(runIds.get(run), text);
+      if (held != null) {
+        held.add(token);
+        return TokenTaken.TAKEN;
+      }
+      appended = appendLocked(token);
     }
     appended.announce();
     return TokenTaken.TAKEN;
@@ -193,7 +202,42 @@ public final class Transcript {
    * is dropped, so the journaled layout holds every frame a reader saw).
    */
   boolean toolStep(int run, StreamEvent.ToolEvent event) {
-    return append(event, run) != null;
+    return append(event, run);
+  }
+
+  /**
+   * From now on frames are kept back, in the order they come, until {@link #releaseHeld} puts the frame
+   * that must come first before them. A turn that starts its answer before it knows the message's
+   * language keeps the answer behind the intent frame, which carries the language. A token kept back
+   * counts against the answer budget and is its run's text as it comes, as any other.
+   */
+  synchronized void hold() {
+    if (held == null && terminal == null) {
+      held = new ArrayList<>();
+    }
+  }
+
+  /** Whether frames are being kept back. */
+  synchronized boolean holding() {
+    return held != null;
+  }
+
+  /**
+   * Records {@code first}, then the frames kept back since {@link #hold}, in their order, and wakes the
+   * readers; nothing is kept back after it. Nothing is recorded once the turn has its terminal frame.
+   */
+  void releaseHeld(StreamEvent first) {
+    List<Appended> appended = new ArrayList<>();
+    synchronized (this) {
+      List<StreamEvent> waiting = held;
+      held = null;
+      if (waiting == null || terminal != null) {
+        return;
+      }
+      appended.add(appendLocked(first));
+      waiting.forEach(event -> appended.add(appendLocked(event)));
+    }
+    appended.forEach(Appended::announce);
   }
 
   /** No token of {@code run} is accepted from now on. */
@@ -357,35 +401,36 @@ public final class Transcript {
     woken.forEach(Reader::wake);
   }
 
-  private TurnFrame append(StreamEvent event, int run) {
+  private boolean append(StreamEvent event, int run) {
     Appended appended;
     synchronized (this) {
       if (terminal != null || (run >= 0 && closed[run])) {
-        return null;
+        return false;
       }
-      appended = appendLocked(event, run);
+      if (held != null) {
+        held.add(event);
+        return true;
+      }
+      appended = appendLocked(event);
     }
     appended.announce();
-    return appended.frame();
+    return true;
   }
 
   /** Records a frame with the lock held; what it woke is {@link Appended#announce announced} once the lock is released. */
-  private Appended appendLocked(StreamEvent event, int run) {
+  private Appended appendLocked(StreamEvent event) {
     TurnFrame frame = frame(nextId++, event);
     frames.add(frame);
-    if (run >= 0 && event instanceof StreamEvent.Token token) {
-      texts[run].append(token.text());
-    }
     Runnable signal = null;
     if (frames.size() - earlier >= signalAt) {
       signalAt = Integer.MAX_VALUE;
       signal = checkpointSignal;
     }
-    return new Appended(frame, frame.id() <= released ? waiting() : List.of(), signal);
+    return new Appended(frame.id() <= released ? waiting() : List.of(), signal);
   }
 
-  /** A frame just recorded, the readers it woke and the checkpoint signal it made due (null for none). */
-  private record Appended(TurnFrame frame, List<Reader> woken, Runnable signal) {
+  /** What recording a frame woke: readers, and the checkpoint signal it made due (null for none). */
+  private record Appended(List<Reader> woken, Runnable signal) {
 
     void announce() {
       woken.forEach(Reader::wake);

@@ -202,8 +202,11 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private IntentRouter.Routed routed;
   /** Whether the router was started; it may start before the language step reports (see {@link #onRoutingConfigKnown}). */
   private boolean routing;
-  /** The router's report when it came before the language step's: it is acted on once the language is known. */
-  private IntentKnown routedBeforeLanguage;
+  /**
+   * Whether the turn went on before the language step reported, its frames kept back by the transcript
+   * until the intent frame, which carries the language, can go first (see {@link #onIntentKnown}).
+   */
+  private boolean openingHeld;
   private EscalationReason escalation;
   /** What is known about the session's user; null until the recall has answered. */
   private MemoryRecall.Recalled recalled;
@@ -317,11 +320,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     language = known.detected();
     agentCalls.add(language.call());
     plan = plan.withMessage(language.message());
+    if (openingHeld) {
+      releaseOpening();
+      return finishIfAllEnded(cancelReason != null);
+    }
     if (cancelReason != null) {
       return finishIfAllEnded(true);
-    }
-    if (routedBeforeLanguage != null) {
-      return onIntentKnown(routedBeforeLanguage);
     }
     if (!routing) {
       routing = true;
@@ -332,8 +336,8 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /**
    * A tenant that does not translate has its message routed as it was sent, which is what the language
-   * step will report: the router then runs beside the language step instead of after it. Only the
-   * {@code intent} event waits for the language, which it carries.
+   * step will report: the router then runs beside the language step instead of after it, and the turn
+   * goes on from the router's report (see {@link #onIntentKnown}).
    */
   private Behavior<Command> onRoutingConfigKnown(RoutingConfigKnown known) {
     if (!routing && language == null && cancelReason == null && known.config() != null
@@ -463,20 +467,27 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     return onCancel(new Cancel("interrupted"));
   }
 
-  /** Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps. */
+  /**
+   * Only a domain query is retrieved for (seed 004 §8.2); the others go on without passages or gaps.
+   * The router reports before the language step only for a tenant that does not translate, whose
+   * message and answers the language step leaves as they are: the turn then goes on at once, so that
+   * its model call starts while the language is still being detected, and the transcript keeps every
+   * frame back until the language step reports and the intent frame, which carries the language, goes
+   * first ({@link #onLanguageKnown}).
+   */
   private Behavior<Command> onIntentKnown(IntentKnown known) {
-    if (language == null) {
-      routedBeforeLanguage = known;
-      return this;
-    }
-    routedBeforeLanguage = null;
     routed = known.routed();
     agentCalls.add(routed.call());
     getContext().getLog().info("Message routed as {} by {}", routed.intent().wireName(), routed.source());
     if (cancelReason != null) {
       return finishIfAllEnded(true);
     }
-    emit(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
+    if (language == null) {
+      openingHeld = true;
+      transcript.hold();
+    } else {
+      emit(new StreamEvent.IntentRouted(routed.intent(), language.language()));
+    }
     if (routed.intent() == Intent.DOMAIN_QUERY) {
       retrieve();
     } else {
@@ -801,6 +812,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!allEnded && !force) {
       return this;
     }
+    if (openingHeld) {
+      if (!force && cancelReason == null) {
+        return this; // the language step reports within its timeout, and the turn ends then
+      }
+      releaseOpening();
+    }
     if (!force && startsExtraction()) {
       return this;
     }
@@ -914,6 +931,12 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   private void emit(StreamEvent event) {
     transcript.record(event);
+  }
+
+  /** The intent frame, with the language if it is known by now, then the frames the transcript kept back. */
+  private void releaseOpening() {
+    openingHeld = false;
+    transcript.releaseHeld(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
   }
 
   private Behavior<Command> checkpointIfDue(boolean tick) {

@@ -218,6 +218,59 @@ class AgentTurnTest {
   }
 
   @Test
+  void aTenantThatDoesNotTranslateHasTheModelAskedWhileTheLanguageIsDetectedAndItsAnswerStreamedAfterTheIntent()
+      throws Exception {
+    java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
+    LanguageDetection held = text -> {
+      uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
+      return java.util.Optional.of("en");
+    };
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      ScriptedModel.Call call = model.nextCall();
+      assertThat(detecting.getCount()).as("the model asked while the language is still being detected").isOne();
+      // The whole answer comes before the language: the turn waits for it to end.
+      call.listener().onToken("Hi");
+      call.listener().onToken("!");
+      call.listener().onComplete(new TokenUsage(10, 2));
+      detecting.countDown();
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, false, new RecordingMemoryStore(), CLINIC, held), "thanks!", 0, false);
+
+    assertThat(turn.events()).containsExactly(new StreamEvent.Started(List.of("r1")),
+        new StreamEvent.IntentRouted(Intent.CONVERSATIONAL, "en"), new StreamEvent.Token("r1", "Hi"),
+        new StreamEvent.Token("r1", "!"), new StreamEvent.RunCompleted(turn.ended().outcome().runs().getFirst()));
+    assertThat(turn.ended().outcome().agent().language()).isEqualTo("en");
+    assertThat(turn.text()).isEqualTo("Hi!");
+  }
+
+  @Test
+  void aTenantThatTranslatesHasTheModelAskedOnlyOnceTheLanguageIsKnown() throws Exception {
+    java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
+    LanguageDetection held = text -> {
+      uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
+      return java.util.Optional.of("en");
+    };
+    ScriptedModel model = new ScriptedModel();
+    Thread.ofVirtual().start(() -> uncheck(() -> {
+      assertThat(model.callWithin(Duration.ofMillis(500))).as("no model call before the language is known").isNull();
+      detecting.countDown();
+      answer(model, "Hi!");
+      answer(model, "[]");
+    }));
+
+    Turn turn = run(services(model, false, new RecordingMemoryStore(), translating(CLINIC), held), "thanks!", 0,
+        false);
+
+    assertThat(turn.events()).extracting(Object::getClass).containsExactly(StreamEvent.Started.class,
+        StreamEvent.IntentRouted.class, StreamEvent.Token.class, StreamEvent.RunCompleted.class);
+    assertThat(turn.ended().outcome().agent().language()).isEqualTo("en");
+    assertThat(turn.text()).isEqualTo("Hi!");
+  }
+
+  @Test
   void anAnswerThatIsNotAnIntentLeavesTheRoutingToTheOfflineRules() throws Exception {
     ScriptedModel model = new ScriptedModel();
     Thread.ofVirtual().start(() -> uncheck(() -> {

@@ -29,6 +29,11 @@ final class ScriptedModel implements ChatModel {
     return () -> cancelled.set(true);
   }
 
+  /** The next call if one is made within {@code wait}, else null. */
+  Call callWithin(java.time.Duration wait) throws InterruptedException {
+    return calls.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   Call nextCall() throws InterruptedException {
     Call call = calls.poll(10, TimeUnit.SECONDS);
     if (call == null) {
