@@ -3,8 +3,6 @@ package dev.colloquy.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.ConfigFactory;
-import dev.colloquy.config.DatabaseSettings;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,13 +26,11 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.Offset;
-import org.apache.pekko.persistence.query.PersistenceQuery;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,33 +45,25 @@ class SingleStatementJournalDaoTest {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
 
-  private static EmbeddedPostgres postgres;
+  private static JournalDatabase database;
   private static ActorTestKit testKit;
   private static JdbcReadJournal readJournal;
 
   @BeforeAll
   static void start() throws Exception {
-    postgres = EmbeddedPostgres.start();
-    Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
-    DatabaseSettings database = new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
-    testKit = ActorTestKit.create("journal-writes", JournalConfig.forDatabase(database)
-        .withFallback(ConfigFactory.load()));
-    readJournal = PersistenceQuery.get(testKit.system()).getReadJournalFor(JdbcReadJournal.class,
-        JdbcReadJournal.Identifier());
+    database = JournalDatabase.start("journal-writes", ConfigFactory.empty());
+    testKit = database.testKit();
+    readJournal = database.readJournal();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    testKit.shutdownTestKit();
-    postgres.close();
+    database.close();
   }
 
   @BeforeEach
   void empty() throws SQLException {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE event_journal, event_tag");
-    }
+    database.empty();
   }
 
   @Test
@@ -108,7 +96,7 @@ class SingleStatementJournalDaoTest {
 
     Map<String, List<long[]>> rowsByWriter = new TreeMap<>();
     Map<String, Set<String>> tagsByEvent = new TreeMap<>();
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+    try (Connection connection = database.dataSource().getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("""
             SELECT j.persistence_id, j.sequence_number, j.ordering, convert_from(j.event_payload, 'UTF8'), t.tag
@@ -156,7 +144,7 @@ class SingleStatementJournalDaoTest {
     writer.tell(new GetState(state.getRef()));
     assertThat(state.expectMessageClass(List.class, WAIT)).isEmpty();
     // Sequence number 2 taken behind the writer's back: its write of 1 and 2 together must fail whole.
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+    try (Connection connection = database.dataSource().getConnection();
         PreparedStatement insert = connection.prepareStatement("""
             INSERT INTO event_journal (persistence_id, sequence_number, deleted, writer, write_timestamp,
               event_ser_id, event_ser_manifest, event_payload) VALUES ('Writer|x', 2, false, 'other', 0, 20, '', ?)""")) {
@@ -167,7 +155,7 @@ class SingleStatementJournalDaoTest {
     writer.tell(new Persist(List.of("x-1|a", "x-2|a"), done.getRef()));
     done.expectTerminated(writer, WAIT);
 
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+    try (Connection connection = database.dataSource().getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("""
             SELECT (SELECT count(*) FROM event_journal), (SELECT count(*) FROM event_tag)""")) {
@@ -198,7 +186,7 @@ class SingleStatementJournalDaoTest {
   private static List<String> expectedInOrder(Map<String, List<long[]>> rowsByWriter, Map<String, Set<String>> tagsByEvent,
       String tag) throws SQLException {
     List<String> events = new ArrayList<>();
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+    try (Connection connection = database.dataSource().getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(
             "SELECT convert_from(event_payload, 'UTF8') FROM event_journal ORDER BY ordering")) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import dev.colloquy.config.DatabaseSettings;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,10 +16,8 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.Offset;
-import org.apache.pekko.persistence.query.PersistenceQuery;
 import org.apache.pekko.persistence.query.Sequence;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,35 +32,26 @@ class TagRangeReadJournalDaoTest {
 
   private static final int STRING_SERIALIZER = 20;
 
-  private static EmbeddedPostgres postgres;
+  private static JournalDatabase database;
   private static ActorTestKit testKit;
   private static JdbcReadJournal readJournal;
 
   @BeforeAll
   static void start() throws Exception {
-    postgres = EmbeddedPostgres.start();
-    Flyway.configure().dataSource(postgres.getPostgresDatabase()).locations("classpath:db/migration").load().migrate();
-    DatabaseSettings database = new DatabaseSettings(postgres.getJdbcUrl("postgres", "postgres"), "postgres", "");
     // Pages of two events, so a tag's events come in several queries.
-    testKit = ActorTestKit.create("read-journal", ConfigFactory.parseString("jdbc-read-journal.max-buffer-size = 2")
-        .withFallback(JournalConfig.forDatabase(database))
-        .withFallback(ConfigFactory.load()));
-    readJournal = PersistenceQuery.get(testKit.system()).getReadJournalFor(JdbcReadJournal.class,
-        JdbcReadJournal.Identifier());
+    database = JournalDatabase.start("read-journal", ConfigFactory.parseString("jdbc-read-journal.max-buffer-size = 2"));
+    testKit = database.testKit();
+    readJournal = database.readJournal();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    testKit.shutdownTestKit();
-    postgres.close();
+    database.close();
   }
 
   @BeforeEach
   void empty() throws SQLException {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("TRUNCATE event_journal, event_tag");
-    }
+    database.empty();
   }
 
   @Test
@@ -75,7 +62,7 @@ class TagRangeReadJournalDaoTest {
 
   @Test
   void aTagsEventsAfterTheOffsetComeInOrderAcrossPagesWithoutOtherTagsOrDeletedEvents() throws SQLException {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection()) {
+    try (Connection connection = database.dataSource().getConnection()) {
       for (int i = 1; i <= 12; i++) {
         journal(connection, "session-" + i % 3, i, "event " + i, "slice-" + i % 4, false);
       }
@@ -93,7 +80,7 @@ class TagRangeReadJournalDaoTest {
   @Test
   void theEnvelopesCarryTheEventsPersistenceIdSequenceNumberAndOrdering() throws SQLException {
     long ordering;
-    try (Connection connection = postgres.getPostgresDatabase().getConnection()) {
+    try (Connection connection = database.dataSource().getConnection()) {
       journal(connection, "session-a", 1, "other", "slice-2", false);
       ordering = journal(connection, "session-a", 2, "hello", "slice-1", false);
     }
@@ -106,7 +93,7 @@ class TagRangeReadJournalDaoTest {
 
   @Test
   void theQueryReadsTheTagsEventsNotEveryEventInTheRange() throws Exception {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection()) {
+    try (Connection connection = database.dataSource().getConnection()) {
       connection.setAutoCommit(false);
       for (int i = 1; i <= 2000; i++) {
         journal(connection, "session-" + i % 50, i, "event " + i, "slice-" + i % 4, false);
@@ -117,7 +104,7 @@ class TagRangeReadJournalDaoTest {
       }
     }
     long first = ordering("event 1") - 1;
-    JsonNode plan = QueryPlans.explain(postgres.getPostgresDatabase(), TagRangeReadJournalDao.EVENTS_BY_TAG, "slice-1",
+    JsonNode plan = QueryPlans.explain(database.dataSource(), TagRangeReadJournalDao.EVENTS_BY_TAG, "slice-1",
         String.valueOf(first), String.valueOf(first + 2000), "500");
 
     // 500 of the tag's events: the journal's rows read are those, not the 2,000 in the range.
@@ -168,7 +155,7 @@ class TagRangeReadJournalDaoTest {
   }
 
   private static long ordering(String event) throws SQLException {
-    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+    try (Connection connection = database.dataSource().getConnection();
         PreparedStatement select = connection.prepareStatement("SELECT ordering FROM event_journal WHERE event_payload = ?")) {
       select.setBytes(1, event.getBytes(StandardCharsets.UTF_8));
       try (ResultSet result = select.executeQuery()) {

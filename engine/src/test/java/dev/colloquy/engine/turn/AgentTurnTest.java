@@ -191,13 +191,18 @@ class AgentTurnTest {
     assertThat(turn.ended().outcome().agent().intentSource()).isEqualTo(AgentTrace.BY_MODEL);
   }
 
-  @Test
-  void theRouterRunsBesideTheLanguageStepWhenTheTenantDoesNotTranslate() throws Exception {
-    java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
-    LanguageDetection held = text -> {
+  /** A detection that finds English once {@code detecting} is counted down. */
+  private static LanguageDetection englishOnceCountedDown(java.util.concurrent.CountDownLatch detecting) {
+    return text -> {
       uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
       return java.util.Optional.of("en");
     };
+  }
+
+  @Test
+  void theRouterRunsBesideTheLanguageStepWhenTheTenantDoesNotTranslate() throws Exception {
+    java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
+    LanguageDetection held = englishOnceCountedDown(detecting);
     ScriptedModel model = new ScriptedModel();
     Thread.ofVirtual().start(() -> uncheck(() -> {
       ScriptedModel.Call routing = model.nextCall();
@@ -221,10 +226,7 @@ class AgentTurnTest {
   void aTenantThatDoesNotTranslateHasTheModelAskedWhileTheLanguageIsDetectedAndItsAnswerStreamedAfterTheIntent()
       throws Exception {
     java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
-    LanguageDetection held = text -> {
-      uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
-      return java.util.Optional.of("en");
-    };
+    LanguageDetection held = englishOnceCountedDown(detecting);
     ScriptedModel model = new ScriptedModel();
     Thread.ofVirtual().start(() -> uncheck(() -> {
       ScriptedModel.Call call = model.nextCall();
@@ -249,10 +251,7 @@ class AgentTurnTest {
   @Test
   void aTenantThatTranslatesHasTheModelAskedOnlyOnceTheLanguageIsKnown() throws Exception {
     java.util.concurrent.CountDownLatch detecting = new java.util.concurrent.CountDownLatch(1);
-    LanguageDetection held = text -> {
-      uncheck(() -> detecting.await(10, java.util.concurrent.TimeUnit.SECONDS));
-      return java.util.Optional.of("en");
-    };
+    LanguageDetection held = englishOnceCountedDown(detecting);
     ScriptedModel model = new ScriptedModel();
     Thread.ofVirtual().start(() -> uncheck(() -> {
       assertThat(model.callWithin(Duration.ofMillis(500))).as("no model call before the language is known").isNull();
