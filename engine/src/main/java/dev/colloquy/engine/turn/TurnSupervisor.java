@@ -202,11 +202,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
   private IntentRouter.Routed routed;
   /** Whether the router was started; it may start before the language step reports (see {@link #onRoutingConfigKnown}). */
   private boolean routing;
-  /**
-   * Whether the turn went on before the language step reported, its frames kept back by the transcript
-   * until the intent frame, which carries the language, can go first (see {@link #onIntentKnown}).
-   */
-  private boolean openingHeld;
   private EscalationReason escalation;
   /** What is known about the session's user; null until the recall has answered. */
   private MemoryRecall.Recalled recalled;
@@ -320,7 +315,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     language = known.detected();
     agentCalls.add(language.call());
     plan = plan.withMessage(language.message());
-    if (openingHeld) {
+    if (transcript.holding()) {
       releaseOpening();
       return finishIfAllEnded(cancelReason != null);
     }
@@ -483,7 +478,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
       return finishIfAllEnded(true);
     }
     if (language == null) {
-      openingHeld = true;
+      // The transcript keeps the frames back until the language step reports (onLanguageKnown).
       transcript.hold();
     } else {
       emit(new StreamEvent.IntentRouted(routed.intent(), language.language()));
@@ -812,7 +807,7 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
     if (!allEnded && !force) {
       return this;
     }
-    if (openingHeld) {
+    if (transcript.holding()) {
       if (!force && cancelReason == null) {
         return this; // the language step reports within its timeout, and the turn ends then
       }
@@ -935,7 +930,6 @@ public final class TurnSupervisor extends AbstractBehavior<TurnSupervisor.Comman
 
   /** The intent frame, with the language if it is known by now, then the frames the transcript kept back. */
   private void releaseOpening() {
-    openingHeld = false;
     transcript.releaseHeld(new StreamEvent.IntentRouted(routed.intent(), language == null ? null : language.language()));
   }
 
