@@ -121,21 +121,23 @@ public class SingleStatementJournalDao extends DefaultJournalDao {
       }
     }
     try (PreparedStatement statement = connection.prepareStatement(WRITE)) {
-      statement.setArray(1, connection.createArrayOf("boolean", deleted));
-      statement.setArray(2, connection.createArrayOf("varchar", persistenceIds));
-      statement.setArray(3, connection.createArrayOf("bigint", sequenceNumbers));
-      statement.setArray(4, connection.createArrayOf("varchar", writers));
-      statement.setArray(5, connection.createArrayOf("bigint", timestamps));
-      statement.setArray(6, connection.createArrayOf("varchar", adapterManifests));
-      statement.setArray(7, connection.createArrayOf("bytea", payloads));
-      statement.setArray(8, connection.createArrayOf("integer", serializerIds));
-      statement.setArray(9, connection.createArrayOf("varchar", manifests));
-      statement.setArray(10, connection.createArrayOf("bytea", metaPayloads));
-      statement.setArray(11, connection.createArrayOf("integer", metaSerializerIds));
-      statement.setArray(12, connection.createArrayOf("varchar", metaManifests));
-      statement.setArray(13, connection.createArrayOf("varchar", tagPersistenceIds.toArray(String[]::new)));
-      statement.setArray(14, connection.createArrayOf("bigint", tagSequenceNumbers.toArray(Long[]::new)));
-      statement.setArray(15, connection.createArrayOf("varchar", tags.toArray(String[]::new)));
+      // Java arrays go to the driver as they are: it encodes them in binary with the array types it
+      // knows for them, where createArrayOf would look each type up by name under its cache's lock.
+      statement.setObject(1, deleted);
+      statement.setObject(2, persistenceIds);
+      statement.setObject(3, sequenceNumbers);
+      statement.setObject(4, writers);
+      statement.setObject(5, timestamps);
+      statement.setObject(6, adapterManifests);
+      statement.setObject(7, payloads);
+      statement.setObject(8, serializerIds);
+      statement.setObject(9, manifests);
+      statement.setObject(10, metaPayloads);
+      statement.setObject(11, metaSerializerIds);
+      statement.setObject(12, metaManifests);
+      statement.setObject(13, tagPersistenceIds.toArray(String[]::new));
+      statement.setObject(14, tagSequenceNumbers.toArray(Long[]::new));
+      statement.setObject(15, tags.toArray(String[]::new));
       statement.executeUpdate();
     }
   }
