@@ -120,24 +120,16 @@ public class SingleStatementJournalDao extends DefaultJournalDao {
         tags.add(tag);
       }
     }
+    // In the order of the statement's parameters.
+    Object[] parameters = {deleted, persistenceIds, sequenceNumbers, writers, timestamps, adapterManifests, payloads,
+        serializerIds, manifests, metaPayloads, metaSerializerIds, metaManifests,
+        tagPersistenceIds.toArray(String[]::new), tagSequenceNumbers.toArray(Long[]::new), tags.toArray(String[]::new)};
     try (PreparedStatement statement = connection.prepareStatement(WRITE)) {
       // Java arrays go to the driver as they are: it encodes them in binary with the array types it
       // knows for them, where createArrayOf would look each type up by name under its cache's lock.
-      statement.setObject(1, deleted);
-      statement.setObject(2, persistenceIds);
-      statement.setObject(3, sequenceNumbers);
-      statement.setObject(4, writers);
-      statement.setObject(5, timestamps);
-      statement.setObject(6, adapterManifests);
-      statement.setObject(7, payloads);
-      statement.setObject(8, serializerIds);
-      statement.setObject(9, manifests);
-      statement.setObject(10, metaPayloads);
-      statement.setObject(11, metaSerializerIds);
-      statement.setObject(12, metaManifests);
-      statement.setObject(13, tagPersistenceIds.toArray(String[]::new));
-      statement.setObject(14, tagSequenceNumbers.toArray(Long[]::new));
-      statement.setObject(15, tags.toArray(String[]::new));
+      for (int i = 0; i < parameters.length; i++) {
+        statement.setObject(i + 1, parameters[i]);
+      }
       statement.executeUpdate();
     }
   }
